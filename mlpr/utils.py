@@ -1,0 +1,387 @@
+"""Shapes, validation, splits and normalisation (notes ch. 1-2).
+
+Every public function of mlpr takes data as a (D, N) matrix, one column per sample, and labels as
+a 1-D integer array of length N with values 0..K-1. The validators of this module are the single
+place where that contract is checked and explained.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from numbers import Integral
+
+import numpy as np
+
+__all__ = [
+    "vcol",
+    "vrow",
+    "check_data",
+    "check_labels",
+    "check_data_labels",
+    "check_vector",
+    "check_covariance",
+    "check_int",
+    "split_db_2to1",
+    "kfold_indices",
+    "kfold_shuffled_indices",
+    "leave_one_out_indices",
+    "Standardizer",
+    "fit_center",
+    "fit_znorm",
+]
+
+
+def vcol(x) -> np.ndarray:
+    """Reshape a 1-D array of size n (or anything with n elements) into a column, shape (n, 1)."""
+    x = np.asarray(x)
+    return x.reshape((x.size, 1))
+
+
+def vrow(x) -> np.ndarray:
+    """Reshape a 1-D array of size n (or anything with n elements) into a row, shape (1, n)."""
+    x = np.asarray(x)
+    return x.reshape((1, x.size))
+
+
+# ------------------------------------------------------------------------------------------------
+# validation
+
+
+def _as_float_array(x, name: str) -> np.ndarray:
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be a numeric array, got {type(x).__name__}")
+    try:
+        a = np.asarray(x)
+    except Exception as exc:  # ragged lists and the like
+        raise TypeError(f"{name} must be a numeric array: {exc}") from None
+    if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
+        raise TypeError(f"{name} must be a numeric array, got dtype {a.dtype}")
+    if np.issubdtype(a.dtype, np.complexfloating):
+        raise TypeError(f"{name} must be real, got dtype {a.dtype}")
+    return a.astype(np.float64, copy=False)
+
+
+def check_data(
+    D,
+    name: str = "D",
+    *,
+    n_features: int | None = None,
+    min_samples: int = 1,
+    allow_1d: bool = False,
+) -> np.ndarray:
+    """Validate a data matrix and return it as float64, shape (D, N).
+
+    Parameters
+    ----------
+    D : array_like, shape (D, N)
+        One column per sample.
+    name : str
+        The argument's name, used in error messages.
+    n_features : int, optional
+        Expected number of rows (features), e.g. the dimension of a fitted model. When ``D`` has
+        that many columns instead, the message explains the (features x samples) convention.
+    min_samples : int
+        Minimum number of columns.
+    allow_1d : bool
+        If True, a 1-D array of length ``n_features`` is accepted as one sample (one column).
+
+    Raises
+    ------
+    TypeError
+        Non-numeric or complex input.
+    ValueError
+        Wrong number of dimensions, transposed input, too few samples, NaN or inf.
+    """
+    a = _as_float_array(D, name)
+    if a.ndim == 1:
+        if allow_1d and n_features is not None and a.size == n_features:
+            a = a.reshape(n_features, 1)
+        else:
+            raise ValueError(
+                f"{name} is 1-D with shape {a.shape}: mlpr expects a 2-D (features x samples) "
+                f"matrix, one column per sample; use vcol(x) for a single sample of "
+                f"{a.size} features or vrow(x) for {a.size} samples of a single feature"
+            )
+    elif a.ndim != 2:
+        raise ValueError(
+            f"{name} has {a.ndim} dimensions, shape {a.shape}: mlpr expects a 2-D "
+            f"(features x samples) matrix, one column per sample"
+        )
+    if n_features is not None and a.shape[0] != n_features:
+        if a.shape[1] == n_features:
+            raise ValueError(
+                f"{name} has shape {a.shape} but {n_features} features are expected: mlpr "
+                f"expects {name} as (features x samples), one column per sample; "
+                f"did you mean {name}.T?"
+            )
+        raise ValueError(
+            f"{name} has {a.shape[0]} features (rows), shape {a.shape}, expected {n_features}"
+        )
+    if a.shape[1] < min_samples:
+        raise ValueError(
+            f"{name} has {a.shape[1]} samples (columns), shape {a.shape}, at least "
+            f"{min_samples} required"
+        )
+    if not np.all(np.isfinite(a)):
+        bad = np.argwhere(~np.isfinite(a))[0]
+        raise ValueError(
+            f"{name} contains NaN or infinite values (first at row {bad[0]}, column {bad[1]}); "
+            f"remove or impute them first"
+        )
+    return a
+
+
+def check_labels(
+    L,
+    n_samples: int | None = None,
+    name: str = "L",
+    *,
+    n_classes: int | None = None,
+    require_all: bool = False,
+    data_shape: tuple[int, int] | None = None,
+) -> np.ndarray:
+    """Validate class labels and return them as a 1-D int64 array.
+
+    Parameters
+    ----------
+    L : array_like, shape (N,)
+        Integer labels 0..K-1. Floats are accepted only if every value is integral.
+    n_samples : int, optional
+        Expected length N (the number of columns of the data).
+    n_classes : int, optional
+        K; labels must be smaller than K.
+    require_all : bool
+        If True every class 0..max(L) (or 0..K-1) must occur at least once, as a learner needs.
+    data_shape : tuple, optional
+        Shape of the data the labels go with, only to explain a transposed matrix.
+    """
+    try:
+        a = np.asarray(L)
+    except Exception as exc:
+        raise TypeError(f"{name} must be an array of integer labels: {exc}") from None
+    if a.ndim == 2 and 1 in a.shape:
+        raise ValueError(
+            f"{name} has shape {a.shape}: labels must be a 1-D array of length N; "
+            f"use {name}.ravel()"
+        )
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of integer labels, got shape {a.shape}")
+    if a.dtype == bool:
+        a = a.astype(np.int64)
+    if np.issubdtype(a.dtype, np.floating):
+        if not np.all(np.isfinite(a)) or np.any(a != np.round(a)):
+            raise ValueError(f"{name} must hold integer class labels 0..K-1, got non-integer values")
+        a = a.astype(np.int64)
+    elif not np.issubdtype(a.dtype, np.integer):
+        raise TypeError(
+            f"{name} must hold integer class labels 0..K-1, got dtype {a.dtype}; map class names "
+            f"to integers first"
+        )
+    a = a.astype(np.int64, copy=False)
+    if n_samples is not None and a.size != n_samples:
+        if data_shape is not None and a.size == data_shape[0]:
+            raise ValueError(
+                f"D has shape {tuple(data_shape)} but {name} has {a.size} labels: mlpr expects "
+                f"D as (features x samples), one column per sample; did you mean D.T?"
+            )
+        raise ValueError(f"{name} has {a.size} labels but the data have {n_samples} samples")
+    if a.size and a.min() < 0:
+        raise ValueError(f"{name} must hold class labels 0..K-1, got negative value {a.min()}")
+    if n_classes is not None and a.size and a.max() >= n_classes:
+        raise ValueError(
+            f"{name} holds label {a.max()} but only {n_classes} classes (0..{n_classes - 1}) "
+            f"are expected"
+        )
+    if require_all and a.size:
+        K = n_classes if n_classes is not None else int(a.max()) + 1
+        missing = np.setdiff1d(np.arange(K), a)
+        if missing.size:
+            raise ValueError(
+                f"{name} has no sample of class {int(missing[0])}: labels must be 0..K-1 with "
+                f"every class present (got classes {np.unique(a).tolist()})"
+            )
+    return a
+
+
+def check_data_labels(
+    D, L, *, min_samples: int = 1, require_all: bool = True, n_classes: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a (D, N) data matrix with its N labels; see `check_data` and `check_labels`.
+
+    The labels are checked against the data first, so that a transposed (N, D) matrix is
+    reported as such rather than as a length mismatch.
+    """
+    a = _as_float_array(D, "D")
+    if a.ndim == 2:
+        check_labels(L, a.shape[1], data_shape=a.shape)
+    D = check_data(a, "D", min_samples=min_samples)
+    L = check_labels(L, D.shape[1], require_all=require_all, n_classes=n_classes)
+    return D, L
+
+
+def check_vector(x, n: int, name: str) -> np.ndarray:
+    """Return ``x`` as a float64 column (n, 1); accepts shape (n,), (n, 1) or (1, n)."""
+    a = _as_float_array(x, name)
+    if a.size != n or not (a.ndim == 1 or (a.ndim == 2 and 1 in a.shape)):
+        raise ValueError(f"{name} has shape {a.shape}, expected ({n},) or ({n}, 1)")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return a.reshape(n, 1)
+
+
+def check_covariance(C, n: int | None = None, name: str = "C") -> np.ndarray:
+    """Validate a symmetric (D, D) matrix and return it as float64 (positive definiteness is
+    checked by the Cholesky factorisation that uses it)."""
+    a = _as_float_array(C, name)
+    if a.ndim == 0 and (n is None or n == 1):
+        a = a.reshape(1, 1)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"{name} must be a square (D, D) matrix, got shape {a.shape}")
+    if n is not None and a.shape[0] != n:
+        raise ValueError(f"{name} has shape {a.shape}, expected ({n}, {n})")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    scale = max(np.abs(a).max(), np.finfo(float).tiny)
+    if np.abs(a - a.T).max() > 1e-8 * scale:
+        raise ValueError(
+            f"{name} is not symmetric (max |C - C.T| = {np.abs(a - a.T).max():.3g}); "
+            f"a covariance matrix must be symmetric"
+        )
+    return a
+
+
+def check_int(value, name: str, *, low: int | None = None, high: int | None = None) -> int:
+    """Validate an integer hyperparameter with optional inclusive bounds."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be <= {high}, got {value}")
+    return value
+
+
+# ------------------------------------------------------------------------------------------------
+# splits
+
+
+def split_db_2to1(D, L, seed: int = 0):
+    """Split a dataset into 2/3 training and 1/3 validation samples, as the course does.
+
+    Parameters
+    ----------
+    D : ndarray, shape (D, N)
+    L : ndarray, shape (N,)
+    seed : int
+        Seed of numpy's legacy Mersenne-Twister generator.
+
+    Returns
+    -------
+    (DTR, LTR), (DVAL, LVAL)
+        DTR has ``int(N * 2 / 3)`` columns, DVAL the remaining ones.
+
+    Notes
+    -----
+    The permutation is ``numpy.random.RandomState(seed).permutation(N)``, the very permutation the
+    course's ``numpy.random.seed(seed); numpy.random.permutation(N)`` produces, but numpy's global
+    random state is left untouched. The first ``nTrain`` indices of the permutation are training.
+    """
+    D, L = check_data_labels(D, L, require_all=False)
+    N = D.shape[1]
+    nTrain = int(N * 2.0 / 3.0)
+    idx = np.random.RandomState(seed).permutation(N)  # legacy RNG on purpose: the course's split
+    idxTrain = idx[:nTrain]
+    idxVal = idx[nTrain:]
+    return (D[:, idxTrain], L[idxTrain]), (D[:, idxVal], L[idxVal])
+
+
+def kfold_indices(N: int, K: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield ``(idx_train, idx_val)`` for the course's interleaved K folds.
+
+    Fold i validates on samples ``i, i + K, i + 2K, ...`` (``numpy.arange(N)[i::K]``) and trains on
+    the others. Every sample is validated exactly once.
+    """
+    N = check_int(N, "N", low=1)
+    K = check_int(K, "K", low=2, high=N)
+    idx = np.arange(N)
+    for i in range(K):
+        mask = np.zeros(N, dtype=bool)
+        mask[i::K] = True
+        yield idx[~mask], idx[mask]
+
+
+def kfold_shuffled_indices(
+    N: int, K: int, rng: np.random.Generator
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield ``(idx_train, idx_val)`` for K folds of a random permutation drawn from ``rng``.
+
+    Fold sizes differ by at most one; each validation index set is sorted.
+    """
+    N = check_int(N, "N", low=1)
+    K = check_int(K, "K", low=2, high=N)
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), got "
+            f"{type(rng).__name__}"
+        )
+    perm = rng.permutation(N)
+    for fold in np.array_split(perm, K):
+        mask = np.zeros(N, dtype=bool)
+        mask[fold] = True
+        yield np.flatnonzero(~mask), np.flatnonzero(mask)
+
+
+def leave_one_out_indices(N: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield ``(idx_train, idx_val)`` with ``idx_val = [i]`` for i = 0..N-1."""
+    N = check_int(N, "N", low=2)
+    idx = np.arange(N)
+    for i in range(N):
+        yield np.delete(idx, i), idx[i : i + 1]
+
+
+# ------------------------------------------------------------------------------------------------
+# normalisation
+
+
+@dataclass(frozen=True)
+class Standardizer:
+    """An affine normalisation learned on training data: ``(x - mu) / sigma``.
+
+    Attributes
+    ----------
+    mu : ndarray, shape (D, 1)
+    sigma : ndarray, shape (D, 1)
+        All ones for plain centering.
+    """
+
+    mu: np.ndarray
+    sigma: np.ndarray
+
+    def transform(self, D) -> np.ndarray:
+        """Apply the normalisation to ``D`` of shape (D, N)."""
+        D = check_data(D, n_features=self.mu.shape[0], allow_1d=True)
+        return (D - self.mu) / self.sigma
+
+
+def fit_center(D) -> Standardizer:
+    """Learn the centering ``x - mu`` on training data ``D`` (D, N); mu is the sample mean."""
+    D = check_data(D)
+    mu = vcol(D.mean(axis=1))
+    return Standardizer(mu=mu, sigma=np.ones_like(mu))
+
+
+def fit_znorm(D) -> Standardizer:
+    """Learn z-normalisation ``(x - mu) / sigma`` on ``D`` (D, N); sigma is the ML (1/N) standard
+    deviation of each feature. A constant feature is an error (its sigma is zero)."""
+    D = check_data(D)
+    mu = vcol(D.mean(axis=1))
+    sigma = vcol(D.std(axis=1))
+    const = np.flatnonzero(sigma.ravel() == 0)
+    if const.size:
+        raise ValueError(
+            f"feature {int(const[0])} of D is constant ({const.size} constant features in all): "
+            f"z-normalisation would divide by zero; drop constant features or use fit_center"
+        )
+    return Standardizer(mu=mu, sigma=sigma)
