@@ -1,0 +1,277 @@
+"""Every figure of the course: one style, labelled axes, legends, titles naming data and model.
+
+This is the only module of mlpr that imports matplotlib. Functions take data in the library's
+(D, N) convention, draw on a new figure (or on ``ax`` when given) and return the figure;
+`save_figure` writes a PNG and closes it. The Agg backend is used unless a display backend was
+chosen explicitly (a lecture's ``--show``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+
+if "MPLBACKEND" not in os.environ:
+    matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+__all__ = [
+    "COURSE_STYLE",
+    "class_colors",
+    "save_figure",
+    "plot_class_histograms",
+    "plot_pair_scatter",
+    "plot_scatter_2d",
+    "plot_gaussian_fit_1d",
+    "plot_gaussian_contours_2d",
+    "plot_curves",
+    "plot_bars",
+    "plot_images",
+]
+
+COURSE_STYLE = {
+    "figure.dpi": 100,
+    "savefig.dpi": 120,
+    "savefig.bbox": "tight",
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "legend.fontsize": 9,
+    "legend.framealpha": 0.8,
+    "font.size": 10,
+}
+plt.rcParams.update(COURSE_STYLE)
+
+_PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+            "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+
+
+def class_colors(K: int) -> list[str]:
+    """The course's colour for each of K classes (class k always has the same colour)."""
+    return [_PALETTE[k % len(_PALETTE)] for k in range(K)]
+
+
+def save_figure(fig, path, *, close: bool = True) -> Path:
+    """Write ``fig`` as PNG to ``path`` (parents created), close it unless asked not to, and
+    return the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    if close:
+        plt.close(fig)
+    return path
+
+
+def _names(names, n: int, prefix: str) -> list[str]:
+    if names is None:
+        return [f"{prefix} {i}" for i in range(n)]
+    names = list(names)
+    if len(names) < n:
+        raise ValueError(f"{len(names)} names given for {n} {prefix}s")
+    return names
+
+
+def _grid(n: int, ncols: int):
+    ncols = min(ncols, n)
+    nrows = int(np.ceil(n / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols, 3.0 * nrows), squeeze=False)
+    for ax in axes.ravel()[n:]:
+        ax.set_visible(False)
+    return fig, axes.ravel()
+
+
+def plot_class_histograms(D, L, *, feature_names=None, class_names=None, title="", bins=10,
+                          density=True, ncols=4):
+    """One histogram panel per feature (row of ``D`` (D, N)), classes overlaid."""
+    D = np.atleast_2d(np.asarray(D, dtype=float))
+    L = np.asarray(L)
+    K = int(L.max()) + 1
+    fnames = _names(feature_names, D.shape[0], "feature")
+    cnames = _names(class_names, K, "class")
+    colors = class_colors(K)
+    fig, axes = _grid(D.shape[0], ncols)
+    for i, ax in enumerate(axes[: D.shape[0]]):
+        edges = np.histogram_bin_edges(D[i], bins=bins)
+        for k in range(K):
+            ax.hist(D[i, L == k], bins=edges, density=density, alpha=0.45, color=colors[k],
+                    edgecolor=colors[k], label=cnames[k])
+        ax.set_xlabel(fnames[i])
+        ax.set_ylabel("density" if density else "count")
+    axes[0].legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_pair_scatter(D, L, *, feature_names=None, class_names=None, title="", bins=10):
+    """The D x D grid of pairwise scatter plots, per-class histograms on the diagonal."""
+    D = np.atleast_2d(np.asarray(D, dtype=float))
+    L = np.asarray(L)
+    K = int(L.max()) + 1
+    n = D.shape[0]
+    fnames = _names(feature_names, n, "feature")
+    cnames = _names(class_names, K, "class")
+    colors = class_colors(K)
+    fig, axes = plt.subplots(n, n, figsize=(2.6 * n, 2.4 * n), squeeze=False)
+    for i in range(n):
+        for j in range(n):
+            ax = axes[i, j]
+            for k in range(K):
+                if i == j:
+                    ax.hist(D[i, L == k], bins=bins, density=True, alpha=0.45, color=colors[k],
+                            label=cnames[k])
+                else:
+                    ax.scatter(D[j, L == k], D[i, L == k], s=6, alpha=0.6, color=colors[k],
+                               label=cnames[k])
+            if i == n - 1:
+                ax.set_xlabel(fnames[j])
+            if j == 0:
+                ax.set_ylabel(fnames[i])
+    axes[0, 0].legend(fontsize=7)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_scatter_2d(D, L, *, class_names=None, xlabel="direction 1", ylabel="direction 2",
+                    title="", ax=None):
+    """Scatter of the first two rows of ``D`` (2+, N), one colour per class."""
+    D = np.atleast_2d(np.asarray(D, dtype=float))
+    L = np.asarray(L)
+    K = int(L.max()) + 1
+    cnames = _names(class_names, K, "class")
+    colors = class_colors(K)
+    fig = ax.figure if ax is not None else plt.figure(figsize=(5, 4.2))
+    ax = ax if ax is not None else fig.add_subplot()
+    y = D[1] if D.shape[0] > 1 else np.zeros(D.shape[1])
+    for k in range(K):
+        ax.scatter(D[0, L == k], y[L == k], s=10, alpha=0.7, color=colors[k], label=cnames[k])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def plot_gaussian_fit_1d(x, mu, var, *, xlabel, title="", label="data", bins=25, ax=None,
+                         color=None):
+    """Histogram of the samples ``x`` (N,) with the density of N(mu, var) over it."""
+    x = np.ravel(np.asarray(x, dtype=float))
+    fig = ax.figure if ax is not None else plt.figure(figsize=(5, 3.6))
+    ax = ax if ax is not None else fig.add_subplot()
+    ax.hist(x, bins=bins, density=True, alpha=0.45, color=color, label=f"{label} (histogram)")
+    span = x.max() - x.min()
+    grid = np.linspace(x.min() - 0.25 * span, x.max() + 0.25 * span, 400)
+    pdf = np.exp(-0.5 * np.log(2 * np.pi * var) - 0.5 * (grid - mu) ** 2 / var)
+    ax.plot(grid, pdf, color=color or "k", lw=2,
+            label=rf"ML Gaussian $\mu$={float(mu):.3g}, $\sigma^2$={float(var):.3g}")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("density")
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def plot_gaussian_contours_2d(D, L, mus, logpdf, *, class_names=None, xlabel, ylabel, title="",
+                              ax=None, levels=6):
+    """Scatter of 2-D data ``D`` (2, N) with contours of a fitted density per class.
+
+    Parameters
+    ----------
+    mus : sequence of K parameter objects, one per class, passed back to ``logpdf``.
+    logpdf : callable ``logpdf(X, k) -> (M,)``, the class-k log-density at the columns of X (2, M).
+    """
+    D = np.asarray(D, dtype=float)
+    L = np.asarray(L)
+    K = int(L.max()) + 1
+    cnames = _names(class_names, K, "class")
+    colors = class_colors(K)
+    fig = ax.figure if ax is not None else plt.figure(figsize=(5.5, 4.5))
+    ax = ax if ax is not None else fig.add_subplot()
+    pad = 0.15 * (D.max(axis=1) - D.min(axis=1))
+    gx = np.linspace(D[0].min() - pad[0], D[0].max() + pad[0], 200)
+    gy = np.linspace(D[1].min() - pad[1], D[1].max() + pad[1], 200)
+    XX, YY = np.meshgrid(gx, gy)
+    grid = np.vstack([XX.ravel(), YY.ravel()])
+    for k in range(K):
+        ax.scatter(D[0, L == k], D[1, L == k], s=10, alpha=0.6, color=colors[k], label=cnames[k])
+        Z = np.exp(logpdf(grid, k)).reshape(XX.shape)
+        ax.contour(XX, YY, Z, levels=levels, colors=colors[k], linewidths=1)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def plot_curves(x, ys: dict, *, xlabel, ylabel, title="", logx=False, marker="o", ax=None,
+                hlines: dict | None = None):
+    """Line plot of several named curves over a common x; ``hlines`` adds labelled horizontal
+    reference lines."""
+    fig = ax.figure if ax is not None else plt.figure(figsize=(5.5, 4))
+    ax = ax if ax is not None else fig.add_subplot()
+    for name, y in ys.items():
+        ax.plot(x, y, marker=marker, ms=4, label=name)
+    for name, y in (hlines or {}).items():
+        ax.axhline(y, ls="--", lw=1, color="gray", label=name)
+    if logx:
+        ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def plot_bars(categories, values: dict, *, xlabel, ylabel, title="", ax=None):
+    """Grouped bar chart: one group per category, one bar per named series."""
+    categories = list(categories)
+    fig = ax.figure if ax is not None else plt.figure(figsize=(5.5, 4))
+    ax = ax if ax is not None else fig.add_subplot()
+    n = len(values)
+    width = 0.8 / max(n, 1)
+    pos = np.arange(len(categories))
+    for i, (name, v) in enumerate(values.items()):
+        ax.bar(pos + (i - (n - 1) / 2) * width, v, width=width, label=name)
+    ax.set_xticks(pos, [str(c) for c in categories])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def plot_images(D, *, shape=(28, 28), titles=None, ncols=10, title="", cmap="gray_r",
+                symmetric=False):
+    """Show the columns of ``D`` (H*W, N) as H x W images, e.g. MNIST digits or PCA directions.
+
+    ``symmetric=True`` centres the colour map on 0 (for directions with signed components).
+    """
+    D = np.atleast_2d(np.asarray(D, dtype=float))
+    n = D.shape[1]
+    ncols = min(ncols, n)
+    nrows = int(np.ceil(n / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(1.3 * ncols, 1.45 * nrows + 0.4),
+                             squeeze=False)
+    for i, ax in enumerate(axes.ravel()):
+        ax.axis("off")
+        if i >= n:
+            continue
+        img = D[:, i].reshape(shape)
+        if symmetric:
+            v = np.abs(img).max() or 1.0
+            ax.imshow(img, cmap="RdBu_r", vmin=-v, vmax=v)
+        else:
+            ax.imshow(img, cmap=cmap)
+        if titles is not None:
+            ax.set_title(str(titles[i]), fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

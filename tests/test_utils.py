@@ -1,0 +1,261 @@
+import numpy as np
+import pytest
+
+from mlpr.utils import (
+    check_covariance,
+    check_data,
+    check_data_labels,
+    check_int,
+    check_labels,
+    check_vector,
+    fit_center,
+    fit_znorm,
+    kfold_indices,
+    kfold_shuffled_indices,
+    leave_one_out_indices,
+    split_db_2to1,
+    vcol,
+    vrow,
+)
+
+
+def test_vcol_vrow_shapes():
+    x = np.arange(4.0)
+    assert vcol(x).shape == (4, 1) and vrow(x).shape == (1, 4)
+    assert np.array_equal(vcol(x).ravel(), x) and np.array_equal(vrow(vcol(x)), vrow(x))
+
+
+# -- validators ---------------------------------------------------------------------------------
+
+
+def test_check_data_converts_to_float64():
+    D = check_data([[1, 2, 3], [4, 5, 6]])
+    assert D.dtype == np.float64 and D.shape == (2, 3)
+
+
+def test_check_data_rejects_1d_with_hint():
+    with pytest.raises(ValueError, match=r"1-D with shape \(5,\).*vcol\(x\)"):
+        check_data(np.arange(5.0))
+
+
+def test_check_data_accepts_1d_sample_when_allowed():
+    assert check_data(np.arange(3.0), n_features=3, allow_1d=True).shape == (3, 1)
+
+
+def test_check_data_rejects_3d():
+    with pytest.raises(ValueError, match="3 dimensions"):
+        check_data(np.zeros((2, 2, 2)))
+
+
+def test_check_data_transposed_against_feature_count():
+    with pytest.raises(ValueError, match=r"shape \(10, 4\).*did you mean X\.T\?"):
+        check_data(np.zeros((10, 4)), "X", n_features=4)
+
+
+def test_check_data_wrong_feature_count():
+    with pytest.raises(ValueError, match=r"3 features \(rows\).*expected 4"):
+        check_data(np.zeros((3, 10)), n_features=4)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_check_data_rejects_non_finite(bad):
+    D = np.zeros((2, 3))
+    D[1, 2] = bad
+    with pytest.raises(ValueError, match=r"NaN or infinite.*row 1, column 2"):
+        check_data(D)
+
+
+@pytest.mark.parametrize("bad", [np.array(["a", "b"]), "abc", np.array([1 + 2j])])
+def test_check_data_type_errors(bad):
+    with pytest.raises(TypeError, match="D must be"):
+        check_data(bad)
+
+
+def test_check_data_min_samples():
+    with pytest.raises(ValueError, match="1 samples.*at least 2"):
+        check_data(np.zeros((3, 1)), min_samples=2)
+
+
+def test_check_labels_transposed_data_message():
+    D = np.zeros((150, 4))
+    L = np.zeros(150, dtype=int)
+    with pytest.raises(
+        ValueError,
+        match=r"D has shape \(150, 4\) but L has 150 labels: mlpr expects D as \(features x "
+        r"samples\), one column per sample; did you mean D\.T\?",
+    ):
+        check_data_labels(D, L)
+
+
+def test_check_labels_length_mismatch():
+    with pytest.raises(ValueError, match="L has 3 labels but the data have 4 samples"):
+        check_data_labels(np.zeros((2, 4)), [0, 1, 0])
+
+
+def test_check_labels_column_vector():
+    with pytest.raises(ValueError, match=r"shape \(4, 1\).*ravel"):
+        check_labels(np.zeros((4, 1), dtype=int), 4)
+
+
+def test_check_labels_non_integer():
+    with pytest.raises(ValueError, match="non-integer"):
+        check_labels([0.0, 1.5], 2)
+    with pytest.raises(TypeError, match="map class names"):
+        check_labels(np.array(["setosa", "virginica"]), 2)
+
+
+def test_check_labels_float_integral_accepted():
+    L = check_labels([0.0, 1.0, 2.0], 3)
+    assert L.dtype == np.int64 and L.tolist() == [0, 1, 2]
+
+
+def test_check_labels_negative_and_too_large():
+    with pytest.raises(ValueError, match="negative value -1"):
+        check_labels([0, -1], 2)
+    with pytest.raises(ValueError, match=r"label 3 but only 3 classes \(0\.\.2\)"):
+        check_labels([0, 3], 2, n_classes=3)
+
+
+def test_check_labels_missing_class():
+    with pytest.raises(ValueError, match="no sample of class 1"):
+        check_labels([0, 2, 2], 3, require_all=True)
+
+
+def test_check_vector_shapes():
+    for v in (np.ones(3), np.ones((3, 1)), np.ones((1, 3))):
+        assert check_vector(v, 3, "mu").shape == (3, 1)
+    with pytest.raises(ValueError, match=r"mu has shape \(4,\), expected \(3,\) or \(3, 1\)"):
+        check_vector(np.ones(4), 3, "mu")
+
+
+def test_check_covariance():
+    with pytest.raises(ValueError, match="square"):
+        check_covariance(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="not symmetric"):
+        check_covariance(np.array([[1.0, 0.5], [0.0, 1.0]]))
+    with pytest.raises(ValueError, match=r"shape \(2, 2\), expected \(3, 3\)"):
+        check_covariance(np.eye(2), 3)
+
+
+def test_check_int():
+    assert check_int(np.int64(3), "m", low=1) == 3
+    with pytest.raises(TypeError, match="m must be an integer, got 2.5"):
+        check_int(2.5, "m")
+    with pytest.raises(TypeError, match="integer"):
+        check_int(True, "m")
+    with pytest.raises(ValueError, match="m must be >= 1, got 0"):
+        check_int(0, "m", low=1)
+
+
+# -- split_db_2to1 ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("N, n_train", [(150, 100), (100, 66), (3, 2)])
+def test_split_db_2to1_sizes(N, n_train):
+    D = np.arange(2 * N, dtype=float).reshape(2, N)
+    L = np.arange(N) % 2
+    (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L)
+    assert DTR.shape == (2, n_train) and DVAL.shape == (2, N - n_train)
+    assert LTR.shape == (n_train,) and LVAL.shape == (N - n_train,)
+    # a partition of the columns, labels travelling with their samples
+    cols = np.concatenate([DTR[0], DVAL[0]]) / 1.0
+    assert sorted(cols.tolist()) == D[0].tolist()
+    assert np.array_equal(np.concatenate([LTR, LVAL]), (cols.astype(int)) % 2)
+
+
+def test_split_db_2to1_is_the_courses_legacy_permutation():
+    N = 150
+    D = vrow(np.arange(N))
+    L = np.zeros(N, dtype=int)
+    state = np.random.get_state()
+    np.random.seed(0)  # the course's code, run here as the independent reference
+    idx = np.random.permutation(N)
+    np.random.set_state(state)
+    (DTR, _), (DVAL, _) = split_db_2to1(D, L, seed=0)
+    assert np.array_equal(DTR[0], idx[:100]) and np.array_equal(DVAL[0], idx[100:])
+
+
+def test_split_db_2to1_leaves_global_rng_alone():
+    np.random.seed(123)
+    expected = np.random.rand()
+    np.random.seed(123)
+    split_db_2to1(np.zeros((1, 30)), np.zeros(30, dtype=int), seed=7)
+    assert np.random.rand() == expected
+
+
+def test_split_db_2to1_deterministic_and_seed_dependent():
+    D = vrow(np.arange(60))
+    L = np.zeros(60, dtype=int)
+    a = split_db_2to1(D, L, seed=1)[0][0]
+    b = split_db_2to1(D, L, seed=1)[0][0]
+    c = split_db_2to1(D, L, seed=2)[0][0]
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+def test_split_db_2to1_transposed():
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        split_db_2to1(np.zeros((150, 4)), np.zeros(150, dtype=int))
+
+
+# -- folds ----------------------------------------------------------------------------------------
+
+
+def test_kfold_interleaved_matches_course_slicing():
+    N, K = 11, 3
+    folds = list(kfold_indices(N, K))
+    assert len(folds) == K
+    for i, (tr, va) in enumerate(folds):
+        assert np.array_equal(va, np.arange(N)[i::K])
+        assert np.array_equal(np.sort(np.concatenate([tr, va])), np.arange(N))
+        assert np.intersect1d(tr, va).size == 0
+
+
+def test_kfold_shuffled_partition_and_determinism():
+    N, K = 23, 5
+    a = list(kfold_shuffled_indices(N, K, np.random.default_rng(0)))
+    b = list(kfold_shuffled_indices(N, K, np.random.default_rng(0)))
+    vals = np.concatenate([va for _, va in a])
+    assert np.array_equal(np.sort(vals), np.arange(N))
+    assert {len(va) for _, va in a} <= {4, 5}
+    assert all(np.array_equal(x[1], y[1]) for x, y in zip(a, b))
+    with pytest.raises(TypeError, match="numpy.random.Generator"):
+        list(kfold_shuffled_indices(N, K, 0))
+
+
+def test_kfold_errors():
+    with pytest.raises(ValueError, match="K must be >= 2, got 1"):
+        list(kfold_indices(10, 1))
+    with pytest.raises(ValueError, match="K must be <= 10, got 11"):
+        list(kfold_indices(10, 11))
+
+
+def test_leave_one_out():
+    folds = list(leave_one_out_indices(4))
+    assert [va.tolist() for _, va in folds] == [[0], [1], [2], [3]]
+    assert folds[2][0].tolist() == [0, 1, 3]
+
+
+# -- normalisation -----------------------------------------------------------------------------
+
+
+def test_center_and_znorm_learned_on_train_applied_to_test():
+    rng = np.random.default_rng(0)
+    DTR = rng.normal(3.0, 2.0, size=(3, 50))
+    DTE = rng.normal(3.0, 2.0, size=(3, 20))
+    z = fit_znorm(DTR)
+    Z = z.transform(DTR)
+    np.testing.assert_allclose(Z.mean(axis=1), 0, atol=1e-12)
+    np.testing.assert_allclose(Z.std(axis=1), 1, rtol=1e-12)
+    np.testing.assert_allclose(
+        z.transform(DTE), (DTE - DTR.mean(1, keepdims=True)) / DTR.std(1, keepdims=True),
+        rtol=1e-12)
+    c = fit_center(DTR)
+    np.testing.assert_allclose(c.transform(DTE), DTE - DTR.mean(1, keepdims=True), rtol=1e-12)
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        z.transform(DTE.T)
+
+
+def test_znorm_constant_feature():
+    D = np.vstack([np.arange(5.0), np.ones(5)])
+    with pytest.raises(ValueError, match="feature 1 of D is constant"):
+        fit_znorm(D)
