@@ -23,6 +23,7 @@ __all__ = [
     "COURSE_STYLE",
     "class_colors",
     "save_figure",
+    "figure_grid",
     "plot_class_histograms",
     "plot_pair_scatter",
     "plot_scatter_2d",
@@ -76,6 +77,16 @@ def _names(names, n: int, prefix: str) -> list[str]:
     if len(names) < n:
         raise ValueError(f"{len(names)} names given for {n} {prefix}s")
     return names
+
+
+def figure_grid(nrows: int, ncols: int, *, title: str = "", width: float = 3.6,
+                height: float = 3.0):
+    """A new figure with an (nrows, ncols) array of axes, for functions that take ``ax``."""
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows),
+                             squeeze=False)
+    if title:
+        fig.suptitle(title)
+    return fig, axes
 
 
 def _grid(n: int, ncols: int):

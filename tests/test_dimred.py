@@ -1,0 +1,501 @@
+import numpy as np
+import pytest
+import scipy.linalg
+
+from mlpr.datasets import load_iris, load_iris_binary
+from mlpr.dimred import (
+    LDA,
+    PCA,
+    compute_Sw_Sb,
+    fit_lda,
+    fit_pca,
+    fit_whitening,
+    n_components_for_variance,
+    train_lda_binary,
+)
+from mlpr.utils import split_db_2to1
+
+# -- data ----------------------------------------------------------------------------------------
+
+
+def _gaussian_data(seed=0, nfeat=5, N=300):
+    """Correlated data with well separated covariance eigenvalues and a non-zero mean."""
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(nfeat, nfeat)) @ np.diag(np.linspace(3.0, 0.5, nfeat))
+    return A @ rng.normal(size=(nfeat, N)) + rng.normal(size=(nfeat, 1)) * 5
+
+
+def _labelled_data(seed=0, nfeat=5, K=3, n_per_class=80):
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(nfeat, nfeat))
+    blocks, labels = [], []
+    for k in range(K):
+        shift = rng.normal(size=(nfeat, 1)) * 2
+        blocks.append(A @ rng.normal(size=(nfeat, n_per_class)) + shift)
+        labels.append(np.full(n_per_class, k))
+    return np.hstack(blocks), np.concatenate(labels)
+
+
+def _Sw_Sb_broadcast(D, L):
+    """Independent Sw, Sb: per-sample outer products summed with einsum."""
+    N = D.shape[1]
+    mu = D.mean(axis=1)
+    mus = np.stack([D[:, L == c].mean(axis=1) for c in range(L.max() + 1)], axis=1)
+    dev_w = D - mus[:, L]
+    Sw = np.einsum("in,jn->ij", dev_w, dev_w) / N
+    dev_b = mus[:, L] - mu[:, None]  # each sample contributes its class mean's deviation
+    Sb = np.einsum("in,jn->ij", dev_b, dev_b) / N
+    return Sw, Sb
+
+
+def _proj(W):
+    """Orthogonal projector onto span(W)."""
+    Q, _ = np.linalg.qr(W)
+    return Q @ Q.T
+
+
+# -- PCA -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("m", [1, 3, 5])
+def test_pca_eigh_and_svd_agree(m):
+    D = _gaussian_data()
+    a, b = fit_pca(D, m, "eigh"), fit_pca(D, m, "svd")
+    np.testing.assert_allclose(a.P, b.P, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(a.eigenvalues, b.eigenvalues, rtol=1e-10)
+    np.testing.assert_allclose(a.total_variance, b.total_variance, rtol=1e-10)
+    np.testing.assert_allclose(a.mu, b.mu, rtol=1e-12)
+
+
+def test_pca_svd_with_fewer_samples_than_dimensions():
+    D = _gaussian_data(nfeat=6, N=4)
+    model = fit_pca(D, 6, "svd")
+    assert model.P.shape == (6, 6)
+    np.testing.assert_allclose(model.P.T @ model.P, np.eye(6), atol=1e-12)
+    np.testing.assert_allclose(model.eigenvalues[3:], 0.0, atol=1e-12)  # rank N - 1 = 3
+    np.testing.assert_allclose(model.eigenvalues[:3], fit_pca(D, 3).eigenvalues, rtol=1e-9)
+
+
+def test_pca_eigenvalues_match_numpy_covariance():
+    D = _gaussian_data()
+    C = np.cov(D, bias=True)
+    expected = np.sort(np.linalg.eigvalsh(C))[::-1]
+    model = fit_pca(D, 5)
+    np.testing.assert_allclose(model.eigenvalues, expected, rtol=1e-10)
+    np.testing.assert_allclose(model.total_variance, np.trace(C), rtol=1e-12)
+    np.testing.assert_allclose(model.mu.ravel(), D.mean(axis=1), rtol=1e-12)
+
+
+def test_pca_directions_are_covariance_eigenvectors_with_sign_convention():
+    D = _gaussian_data()
+    s, U = np.linalg.eigh(np.cov(D, bias=True))
+    U = U[:, ::-1][:, :3]
+    P = fit_pca(D, 3).P
+    for j in range(3):  # equal up to sign, and the sign puts the largest |entry| positive
+        k = np.argmax(np.abs(U[:, j]))
+        np.testing.assert_allclose(P[:, j], U[:, j] * np.sign(U[k, j]), atol=1e-10)
+        assert P[np.argmax(np.abs(P[:, j])), j] > 0
+
+
+def test_pca_function_projects_uncentred_data():
+    D = _gaussian_data()
+    model = fit_pca(D, 2)
+    np.testing.assert_allclose(PCA(D, 2), model.P.T @ D, rtol=1e-12)
+    np.testing.assert_allclose(PCA(D, 2, method="svd"), PCA(D, 2), rtol=1e-9, atol=1e-9)
+
+
+def test_pca_P_is_orthonormal():
+    P = fit_pca(_gaussian_data(), 4).P
+    np.testing.assert_allclose(P.T @ P, np.eye(4), atol=1e-12)
+
+
+def test_pca_explained_variance_ratio():
+    model = fit_pca(_gaussian_data(), 5)
+    r = model.explained_variance_ratio
+    np.testing.assert_allclose(r.sum(), 1.0, rtol=1e-12)
+    assert np.all(np.diff(r) <= 0)
+    np.testing.assert_allclose(fit_pca(_gaussian_data(), 2).explained_variance_ratio, r[:2])
+
+
+def test_pca_constant_data_has_zero_variance_ratio():
+    model = fit_pca(np.ones((3, 4)), 3)
+    np.testing.assert_array_equal(model.explained_variance_ratio, np.zeros(3))
+
+
+def test_pca_reconstruction_full_rank_is_exact():
+    D = _gaussian_data()
+    model = fit_pca(D, 5)
+    np.testing.assert_allclose(model.reconstruct(model.transform(D)), D, atol=1e-10)
+
+
+def test_pca_reconstruction_is_orthogonal_projection():
+    D = _gaussian_data()
+    model = fit_pca(D, 2)
+    R = model.reconstruct(model.transform(D))
+    # residual orthogonal to span(P), reconstruction inside span(P), projection idempotent
+    np.testing.assert_allclose(model.P.T @ (D - R), 0.0, atol=1e-10)
+    np.testing.assert_allclose(model.reconstruct(model.transform(R)), R, atol=1e-10)
+    # centred reconstruction error = sum of the discarded eigenvalues
+    DC = D - model.mu
+    err = np.mean(np.sum((DC - model.reconstruct(model.transform(DC))) ** 2, axis=0))
+    discarded = np.sort(np.linalg.eigvalsh(np.cov(D, bias=True)))[:3].sum()
+    np.testing.assert_allclose(err, discarded, rtol=1e-10)
+
+
+def test_pca_hand_example_axis_aligned():
+    # two points on each axis at +-c: variances c^2 / 3 = 5, 3, 1 along the axes
+    c = np.sqrt([15.0, 9.0, 3.0])
+    D = np.hstack([np.diag(c), -np.diag(c)])
+    model = fit_pca(D, 3)
+    np.testing.assert_allclose(model.eigenvalues, [5.0, 3.0, 1.0], rtol=1e-12)
+    np.testing.assert_allclose(model.P, np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(model.total_variance, 9.0, rtol=1e-12)
+    assert model.n_components_for_variance(0.5) == 1  # 5/9 = 0.56
+    assert model.n_components_for_variance(0.6) == 2  # 8/9 = 0.89
+    assert model.n_components_for_variance(8 / 9) == 2
+    assert model.n_components_for_variance(0.95) == 3
+    assert fit_pca(D, 2).n_components_for_variance(0.6) == 2
+    with pytest.raises(ValueError, match=r"retain only 0\.8889.*fit the model with m = 3"):
+        fit_pca(D, 2).n_components_for_variance(0.95)
+
+
+def test_n_components_for_variance_hand_example():
+    eigs = [1.0, 5.0, 3.0, 1.0]  # any order; total 10
+    expected = {0.5: 1, 0.51: 2, 0.8: 2, 0.81: 3, 0.9: 3, 0.91: 4, 1.0: 4}
+    for fraction, m in expected.items():
+        assert n_components_for_variance(eigs, fraction) == m, fraction
+
+
+def test_n_components_for_variance_from_full_fit():
+    model = fit_pca(_gaussian_data(), 5)
+    for f in (0.3, 0.7, 0.95, 0.999):
+        assert n_components_for_variance(model.eigenvalues, f) == model.n_components_for_variance(f)
+
+
+@pytest.mark.parametrize(
+    "eigs, fraction, err, match",
+    [
+        ([3.0, 1.0], 0.0, ValueError, r"fraction must be in \(0, 1\], got 0"),
+        ([3.0, 1.0], 1.5, ValueError, r"fraction must be in \(0, 1\], got 1.5"),
+        ([3.0, 1.0], "a", TypeError, "fraction must be a number"),
+        ([[3.0, 1.0]], 0.5, ValueError, r"1-D array.*shape \(1, 2\)"),
+        ([], 0.5, ValueError, "non-empty"),
+        ([3.0, -1.0], 0.5, ValueError, "non-negative"),
+        ([3.0, np.nan], 0.5, ValueError, "NaN"),
+    ],
+)
+def test_n_components_for_variance_errors(eigs, fraction, err, match):
+    with pytest.raises(err, match=match):
+        n_components_for_variance(eigs, fraction)
+
+
+@pytest.mark.parametrize("m", [0, 6])
+def test_pca_m_out_of_range(m):
+    with pytest.raises(ValueError, match=r"m must be >= 1|m = 6 exceeds the dimension of D"):
+        fit_pca(_gaussian_data(), m)
+
+
+def test_pca_m_exceeds_dimension_message():
+    with pytest.raises(ValueError, match=r"m = 6 exceeds the dimension of D, shape \(5, 300\)"):
+        PCA(_gaussian_data(), 6)
+
+
+def test_pca_m_must_be_integer():
+    with pytest.raises(TypeError, match="m must be an integer"):
+        fit_pca(_gaussian_data(), 2.0)
+
+
+def test_pca_unknown_method():
+    with pytest.raises(ValueError, match=r"method must be one of 'eigh', 'svd', got 'qr'"):
+        fit_pca(_gaussian_data(), 2, method="qr")
+
+
+def test_pca_rejects_1d_data():
+    with pytest.raises(ValueError, match="1-D"):
+        fit_pca(np.arange(5.0), 1)
+
+
+def test_pca_transform_transposed_input():
+    D = _gaussian_data(nfeat=4)
+    model = fit_pca(D, 2)
+    with pytest.raises(ValueError, match=r"shape \(300, 4\).*did you mean D\.T\?"):
+        model.transform(D.T)
+    with pytest.raises(ValueError, match=r"Y has 3 features.*expected 2"):
+        model.reconstruct(np.zeros((3, 10)))
+
+
+def test_pca_transform_single_sample():
+    D = _gaussian_data()
+    model = fit_pca(D, 2)
+    np.testing.assert_allclose(model.transform(D[:, 0]), model.transform(D[:, :1]))
+
+
+# -- Sw, Sb --------------------------------------------------------------------------------------
+
+
+def test_Sw_plus_Sb_is_total_covariance():
+    D, L = _labelled_data()
+    Sw, Sb = compute_Sw_Sb(D, L)
+    np.testing.assert_allclose(Sw + Sb, np.cov(D, bias=True), rtol=1e-10, atol=1e-12)
+
+
+def test_Sw_Sb_match_broadcast_computation():
+    D, L = _labelled_data(K=4)
+    Sw, Sb = compute_Sw_Sb(D, L)
+    Sw2, Sb2 = _Sw_Sb_broadcast(D, L)
+    np.testing.assert_allclose(Sw, Sw2, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(Sb, Sb2, rtol=1e-10, atol=1e-12)
+
+
+def _hand_two_class():
+    # class 0: (0,0), (2,0); class 1: (4,2), (4,4). mu0 = (1,0), mu1 = (4,3), mu = (2.5,1.5)
+    D = np.array([[0.0, 2.0, 4.0, 4.0], [0.0, 0.0, 2.0, 4.0]])
+    L = np.array([0, 0, 1, 1])
+    return D, L
+
+
+def test_Sw_Sb_hand_example():
+    D, L = _hand_two_class()
+    Sw, Sb = compute_Sw_Sb(D, L)
+    # Sw = ([[2,0],[0,0]] + [[0,0],[0,2]]) / 4 ; Sb = 2 * 2 * 1.5^2 [[1,1],[1,1]] / 4
+    np.testing.assert_allclose(Sw, 0.5 * np.eye(2), atol=1e-15)
+    np.testing.assert_allclose(Sb, 2.25 * np.ones((2, 2)), atol=1e-15)
+
+
+def test_Sw_Sb_errors():
+    D, L = _labelled_data()
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        compute_Sw_Sb(D.T, L)
+    with pytest.raises(ValueError, match="no sample of class 1"):
+        compute_Sw_Sb(D[:, L != 1], L[L != 1])
+
+
+# -- LDA -----------------------------------------------------------------------------------------
+
+
+def test_lda_hand_example():
+    D, L = _hand_two_class()
+    model = fit_lda(D, L, 1)
+    # Sw = I/2, so w is along mu1 - mu0 = (3, 3), scaled to w' Sw w = 1: w = (1, 1)
+    np.testing.assert_allclose(model.W.ravel(), [1.0, 1.0], rtol=1e-12)
+    np.testing.assert_allclose(model.eigenvalues, [9.0], rtol=1e-12)  # (w'Sb w) / (w'Sw w)
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+def test_lda_geig_and_jointdiag_same_subspace(m):
+    D, L = _labelled_data(K=4)
+    a, b = fit_lda(D, L, m, "geig"), fit_lda(D, L, m, "jointdiag")
+    np.testing.assert_allclose(_proj(a.W), _proj(b.W), atol=1e-10)
+    assert np.max(scipy.linalg.subspace_angles(a.W, b.W)) < 1e-7
+    # same normalisation and sign convention: the very same matrix
+    np.testing.assert_allclose(a.W, b.W, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(a.eigenvalues, b.eigenvalues, rtol=1e-9)
+
+
+@pytest.mark.parametrize("method", ["geig", "jointdiag"])
+def test_lda_generalised_eigen_equation(method):
+    D, L = _labelled_data(K=4)
+    model = fit_lda(D, L, 3, method)
+    Sw, Sb = _Sw_Sb_broadcast(D, L)
+    W, lam = model.W, model.eigenvalues
+    scale = np.abs(Sb @ W).max()
+    np.testing.assert_allclose(Sb @ W, Sw @ W * lam[None, :], atol=1e-10 * scale)
+    np.testing.assert_allclose(W.T @ Sw @ W, np.eye(3), atol=1e-10)
+    expected = np.sort(np.linalg.eigvals(np.linalg.solve(Sw, Sb)).real)[::-1][:3]
+    np.testing.assert_allclose(lam, expected, rtol=1e-8)
+    for j in range(3):  # sign convention
+        assert W[np.argmax(np.abs(W[:, j])), j] > 0
+
+
+def test_lda_two_classes_direction_is_Sw_inverse_mean_difference():
+    D, L = _labelled_data(K=2)
+    w = fit_lda(D, L, 1).W.ravel()
+    Sw, _ = _Sw_Sb_broadcast(D, L)
+    v = np.linalg.solve(Sw, D[:, L == 1].mean(axis=1) - D[:, L == 0].mean(axis=1))
+    cos = w @ v / (np.linalg.norm(w) * np.linalg.norm(v))
+    np.testing.assert_allclose(abs(cos), 1.0, rtol=1e-12)
+
+
+def test_lda_function_projects_data():
+    D, L = _labelled_data()
+    np.testing.assert_allclose(LDA(D, L, 2), fit_lda(D, L, 2).W.T @ D, rtol=1e-12)
+
+
+def test_lda_m_larger_than_K_minus_1():
+    D, L = _labelled_data(K=3)
+    with pytest.raises(ValueError, match=r"m = 3 but L has K = 3 classes.*at most K - 1 = 2.*rank"):
+        fit_lda(D, L, 3)
+
+
+def test_lda_m_larger_than_dimension():
+    D, L = _labelled_data(nfeat=2, K=4)
+    with pytest.raises(ValueError, match=r"m = 3 exceeds the dimension of D, shape \(2, 320\)"):
+        fit_lda(D, L, 3)
+
+
+def test_lda_m_invalid():
+    D, L = _labelled_data()
+    with pytest.raises(ValueError, match="m must be >= 1"):
+        fit_lda(D, L, 0)
+    with pytest.raises(ValueError, match="method must be one of 'geig', 'jointdiag'"):
+        fit_lda(D, L, 1, method="svd")
+
+
+@pytest.mark.parametrize("method", ["geig", "jointdiag"])
+def test_lda_singular_Sw_constant_feature(method):
+    D, L = _labelled_data()
+    D[2] = 7.0  # a constant pixel
+    with pytest.raises(ValueError, match=r"within-class covariance Sw is singular.*rank is 4.*PCA"):
+        fit_lda(D, L, 2, method)
+
+
+def test_lda_singular_Sw_fewer_samples_than_dimensions():
+    D, L = _labelled_data(nfeat=10, K=2, n_per_class=3)  # rank Sw <= N - K = 4
+    with pytest.raises(ValueError, match=r"singular: its rank is 4.*fit_pca\(D, m\) with m <= 4"):
+        fit_lda(D, L, 1)
+    with pytest.raises(ValueError, match="singular"):
+        train_lda_binary(D, L)
+
+
+def test_lda_transposed_input():
+    D, L = _labelled_data(nfeat=4)
+    with pytest.raises(ValueError, match=r"D has shape \(240, 4\) but L has 240 labels.*D\.T\?"):
+        fit_lda(D.T, L, 1)
+    model = fit_lda(D, L, 2)
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        model.transform(D.T)
+
+
+def test_lda_iris_three_classes():
+    D, L = load_iris()
+    Y = LDA(D, L, 2)
+    assert Y.shape == (2, 150)
+    Sw, _ = compute_Sw_Sb(Y, L)
+    np.testing.assert_allclose(Sw, np.eye(2), atol=1e-10)  # W' Sw W = I
+
+
+# -- whitening -----------------------------------------------------------------------------------
+
+
+def test_whitening_within_class_covariance_is_identity():
+    D, L = _labelled_data()
+    model = fit_whitening(D, L)
+    Y = model.transform(D)
+    np.testing.assert_allclose(_Sw_Sb_broadcast(Y, L)[0], np.eye(5), atol=1e-10)
+    np.testing.assert_allclose(model.W, model.W.T, atol=1e-12)
+
+
+def test_whitening_total_covariance_is_identity():
+    D = _gaussian_data()
+    model = fit_whitening(D)
+    np.testing.assert_allclose(np.cov(model.transform(D), bias=True), np.eye(5), atol=1e-10)
+    np.testing.assert_allclose(model.mu.ravel(), D.mean(axis=1), rtol=1e-12)
+
+
+def test_whitening_errors():
+    D = _gaussian_data()
+    D[0] = D[1] * 2.0  # linearly dependent features
+    with pytest.raises(ValueError, match=r"covariance of D is singular.*PCA"):
+        fit_whitening(D)
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        fit_whitening(_gaussian_data()).transform(np.zeros((7, 5)))
+
+
+# -- LDA binary classifier -----------------------------------------------------------------------
+
+
+def test_lda_binary_midpoint_hand_example():
+    D, L = _hand_two_class()
+    clf = train_lda_binary(D, L)
+    # w = (1, 1); projections 0, 2 (class 0) and 6, 8 (class 1); means 1 and 7
+    np.testing.assert_allclose(clf.w.ravel(), [1.0, 1.0], rtol=1e-12)
+    np.testing.assert_allclose(clf.scores(D), [0.0, 2.0, 6.0, 8.0], atol=1e-12)
+    assert clf.t == pytest.approx(4.0, rel=1e-12)
+    np.testing.assert_array_equal(clf.predict(D), L)
+    np.testing.assert_array_equal(clf.predict(np.array([[1.9, 2.1], [2.0, 2.0]])), [0, 1])
+
+
+def test_lda_binary_orientation():
+    D, L = _labelled_data(K=2, seed=3)
+    for labels in (L, 1 - L):
+        clf = train_lda_binary(D, labels)
+        s = clf.scores(D)
+        assert s[labels == 1].mean() > s[labels == 0].mean()
+    # swapping the classes flips the direction
+    np.testing.assert_allclose(train_lda_binary(D, 1 - L).w, -train_lda_binary(D, L).w)
+
+
+def _brute_force_min_errors(s, L):
+    u = np.unique(s)
+    cands = np.concatenate([[-np.inf, np.inf], u, (u[:-1] + u[1:]) / 2])
+    return min(int(np.sum((s >= t).astype(int) != L)) for t in cands)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_lda_binary_min_error_threshold_matches_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    N = 60
+    L = (rng.random(N) < 0.4).astype(int)
+    L[:2] = [0, 1]
+    D = rng.normal(size=(3, N)) + 0.8 * L[None, :]  # overlapping classes
+    mid = train_lda_binary(D, L, "midpoint")
+    best = train_lda_binary(D, L, "min_error")
+    np.testing.assert_allclose(best.w, mid.w)
+    err_mid = np.sum(mid.predict(D) != L)
+    err_best = np.sum(best.predict(D) != L)
+    assert err_best <= err_mid
+    assert err_best == _brute_force_min_errors(best.scores(D), L)
+
+
+def test_lda_binary_min_error_with_tied_scores():
+    # 1-D integer data: many equal scores, some shared by both classes
+    rng = np.random.default_rng(5)
+    L = np.repeat([0, 1], 40)
+    D = (rng.integers(0, 6, size=80) + 2 * L)[None, :].astype(float)
+    best = train_lda_binary(D, L, "min_error")
+    err = np.sum(best.predict(D) != L)
+    assert err == _brute_force_min_errors(best.scores(D), L)
+    assert err <= np.sum(train_lda_binary(D, L).predict(D) != L)
+
+
+def test_lda_binary_min_error_can_pick_a_trivial_threshold():
+    # class 1 has the larger mean but a single far outlier decides it; most samples are class 0
+    D = np.array([[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 100.0]])
+    L = np.array([0, 0, 1, 0, 0, 0, 1])
+    best = train_lda_binary(D, L, "min_error")
+    assert np.sum(best.predict(D) != L) == 1 == _brute_force_min_errors(best.scores(D), L)
+
+
+def test_lda_binary_iris_versicolor_virginica_course_number():
+    # The course: LDA on versicolor vs virginica, split_db_2to1 (66 / 34), midpoint threshold:
+    # 2 errors out of 34 validation samples.
+    D, L = load_iris_binary()  # versicolor = 1, virginica = 0
+    (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
+    assert DTR.shape == (4, 66) and DVAL.shape == (4, 34)
+    clf = train_lda_binary(DTR, LTR)
+    assert int(np.sum(clf.predict(DVAL) != LVAL)) == 2
+    best = train_lda_binary(DTR, LTR, "min_error")
+    assert np.sum(best.predict(DTR) != LTR) <= np.sum(clf.predict(DTR) != LTR)
+
+
+def test_lda_binary_errors():
+    D, L = _labelled_data(K=3)
+    with pytest.raises(ValueError, match=r"holds label 2 but only 2 classes"):
+        train_lda_binary(D, L)
+    D2, L2 = D[:, L < 2], L[L < 2]
+    with pytest.raises(ValueError, match="no sample of class 1"):
+        train_lda_binary(D2[:, L2 == 0], L2[L2 == 0])
+    with pytest.raises(ValueError, match="threshold must be one of 'midpoint', 'min_error'"):
+        train_lda_binary(D2, L2, threshold="best")
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        train_lda_binary(D2.T, L2)
+    clf = train_lda_binary(D2, L2)
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        clf.scores(D2.T)
+
+
+def test_lda_binary_equal_means():
+    D = np.array([[1.0, -1.0, 0.0, 0.0], [0.0, 0.0, 1.0, -1.0]])
+    L = np.array([0, 0, 1, 1])
+    with pytest.raises(ValueError, match="same mean"):
+        train_lda_binary(D, L)
