@@ -198,6 +198,8 @@ def plot_gaussian_contours_2d(D, L, mus, logpdf, *, class_names=None, xlabel, yl
     ----------
     mus : sequence of K parameter objects, one per class, passed back to ``logpdf``.
     logpdf : callable ``logpdf(X, k) -> (M,)``, the class-k log-density at the columns of X (2, M).
+    levels : int
+        Number of contours per class, at log-density ``max - r^2 / 2`` for r = 0.5, 1, ...
     """
     D = np.asarray(D, dtype=float)
     L = np.asarray(L)
@@ -213,8 +215,12 @@ def plot_gaussian_contours_2d(D, L, mus, logpdf, *, class_names=None, xlabel, yl
     grid = np.vstack([XX.ravel(), YY.ravel()])
     for k in range(K):
         ax.scatter(D[0, L == k], D[1, L == k], s=10, alpha=0.6, color=colors[k], label=cnames[k])
-        Z = np.exp(logpdf(grid, k)).reshape(XX.shape)
-        ax.contour(XX, YY, Z, levels=levels, colors=colors[k], linewidths=1)
+        logZ = logpdf(grid, k).reshape(XX.shape)
+        # levels at fractions exp(-r^2 / 2) of the peak: for a Gaussian, the ellipses of
+        # Mahalanobis radius r = 0.5, 1, ..., 0.5 * levels
+        r = 0.5 * np.arange(levels, 0, -1)
+        ax.contour(XX, YY, logZ, levels=logZ.max() - 0.5 * r**2, colors=colors[k],
+                   linewidths=1, linestyles="solid")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)

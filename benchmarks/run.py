@@ -1,0 +1,124 @@
+"""Time mlpr's core operations on MNIST-sized data (``make bench``).
+
+Each row reports the median of several repeats and two ratios:
+
+* ``vs_limit``: mlpr's time over the machine's own limit for the same work, a numpy matrix product
+  of the same FLOP count (or a pass over the same bytes for I/O);
+* ``vs_sklearn``: mlpr's time over scikit-learn's (or scipy's) equivalent, where one exists.
+
+A ratio below 1 means mlpr is faster. Results go to ``benchmarks/results.json``.
+scikit-learn is only used here (the optional ``bench`` extra), never by mlpr or its tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy
+import scipy.stats
+
+from mlpr.datasets import load_mnist
+from mlpr.dimred import fit_pca
+from mlpr.gaussian import compute_mu_C, logpdf_GAU_ND
+
+try:
+    import sklearn
+    from sklearn.covariance import empirical_covariance
+    from sklearn.decomposition import PCA as SkPCA
+except ImportError:  # the bench extra is optional
+    sklearn = None
+
+
+def median_time(fn, repeats: int) -> float:
+    """Median wall time of ``fn()`` over ``repeats`` calls, after one warm-up call."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return float(np.median(times))
+
+
+def random_spd(D: int, rng: np.random.Generator) -> np.ndarray:
+    A = rng.standard_normal((D, D))
+    return A @ A.T / D + np.eye(D)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--out", type=Path, default=Path(__file__).with_name("results.json"))
+    args = ap.parse_args(argv)
+    r = args.repeats
+    rng = np.random.default_rng(0)
+    rows = []
+
+    def report(name, t, t_limit=None, t_ref=None, ref_name=None, limit_name=None):
+        row = {"operation": name, "seconds": t}
+        if t_limit is not None:
+            row.update(limit=limit_name, limit_seconds=t_limit, vs_limit=t / t_limit)
+        if t_ref is not None:
+            row.update(reference=ref_name, reference_seconds=t_ref, vs_reference=t / t_ref)
+        rows.append(row)
+        extra = ""
+        if t_limit is not None:
+            extra += f"  {t / t_limit:5.2f}x {limit_name}"
+        if t_ref is not None:
+            extra += f"  {t / t_ref:5.2f}x {ref_name}"
+        print(f"{name:42s} {t * 1e3:9.1f} ms{extra}", flush=True)
+
+    # -- load_mnist: decoding vs a pass over the same bytes ------------------------------------
+    load_mnist("train")  # first load fills the cache
+    t = median_time(lambda: load_mnist("train"), r)
+    pixels = np.zeros((60000, 784), dtype=np.uint8)
+    t_bytes = median_time(lambda: pixels.astype(np.float64), r)
+    report("load_mnist('train') (cached)", t, t_bytes, limit_name="uint8->float64 pass")
+    DTR, _ = load_mnist("train")
+
+    # -- logpdf_GAU_ND: a triangular solve/gemm of D^2 N flops plus a pass -------------------------
+    for D in (50, 784):
+        N = 60000
+        X = rng.standard_normal((D, N))
+        C = random_spd(D, rng)
+        mu = rng.standard_normal((D, 1))
+        A = rng.standard_normal((D, D))
+        t = median_time(lambda: logpdf_GAU_ND(X, mu, C), r)
+        t_mm = median_time(lambda: A @ X, r)
+        t_sp = median_time(lambda: scipy.stats.multivariate_normal.logpdf(X.T, mu.ravel(), C), r)
+        report(f"logpdf_GAU_ND D={D} N={N}", t, t_mm, t_sp, "scipy.stats mvn.logpdf",
+               "(D,D)@(D,N) matmul")
+
+    # -- compute_mu_C on MNIST: one syrk-like product D x N x D ---------------------------------
+    A = np.asfortranarray(DTR)
+    t = median_time(lambda: compute_mu_C(DTR), r)
+    t_mm = median_time(lambda: A @ A.T, r)
+    t_sk = (median_time(lambda: empirical_covariance(DTR.T), r) if sklearn else None)
+    report("compute_mu_C MNIST 784x60000", t, t_mm, t_sk, "sklearn empirical_covariance",
+           "D@D.T matmul")
+
+    # -- fit_pca(m=50) on MNIST -----------------------------------------------------------------
+    t = median_time(lambda: fit_pca(DTR, 50), r)
+    t_sk = (median_time(lambda: SkPCA(50, random_state=0).fit(DTR.T), r) if sklearn else None)
+    report("fit_pca(m=50) MNIST 784x60000", t, t_mm, t_sk, "sklearn PCA(50)", "D@D.T matmul")
+
+    result = {
+        "machine": {"python": platform.python_version(), "numpy": np.__version__,
+                    "scipy": scipy.__version__,
+                    "sklearn": sklearn.__version__ if sklearn else None,
+                    "processor": platform.machine()},
+        "repeats": r,
+        "rows": rows,
+    }
+    args.out.write_text(json.dumps(result, indent=1))
+    print(f"written {args.out.name}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

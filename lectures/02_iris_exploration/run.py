@@ -1,0 +1,56 @@
+"""Lecture 02: the iris dataset as a (features x samples) matrix, explored.
+
+Reproduces the notes' first laboratory: per-class histograms of each feature, pairwise scatter
+plots, and the dataset statistics (mean, covariance, variance, standard deviation, correlation).
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _lecture import Lecture  # noqa: E402
+
+from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris  # noqa: E402
+from mlpr.gaussian import compute_mu_C  # noqa: E402
+from mlpr.plots import plot_class_histograms, plot_pair_scatter  # noqa: E402
+
+lec = Lecture("02_iris_exploration", __doc__)
+
+# -- load: one column per flower ------------------------------------------------------------------
+D, L = load_iris()
+lec.check("D.shape (features, samples)", D.shape, (4, 150), tol=0, fmt="{:.0f}")
+lec.check("samples per class", np.bincount(L), (50, 50, 50), tol=0, fmt="{:.0f}")
+
+# -- statistics: the notes' mean and (1/N) covariance ---------------------------------------------
+lec.section("Dataset statistics (all 150 flowers)")
+mu, C = compute_mu_C(D)
+var = D.var(axis=1)  # the diagonal of C
+std = D.std(axis=1)
+corr = C / np.outer(std, std)
+lec.check("mean", mu.ravel(), [5.84333333, 3.05733333, 3.758, 1.19933333], tol=5e-9, fmt="{:.8f}")
+lec.check("covariance diagonal (1/N)", np.diag(C), [0.68112222, 0.18871289, 3.09550267,
+                                                      0.57713289], tol=5e-9, fmt="{:.8f}")
+lec.check("variance == diag(C)", var, np.diag(C), tol=1e-12, fmt="{:.8f}")
+lec.check("standard deviation", std, fmt="{:.6f}")
+lec.table("covariance", "Covariance matrix C (1/N)", [""] + list(IRIS_FEATURES),
+          [[f] + list(C[i]) for i, f in enumerate(IRIS_FEATURES)])
+lec.table("correlation", "Correlation matrix", [""] + list(IRIS_FEATURES),
+          [[f] + list(corr[i]) for i, f in enumerate(IRIS_FEATURES)])
+
+lec.section("Per-class means")
+lec.table("class_means", "Class means (cm)", ["class"] + list(IRIS_FEATURES),
+          [[name] + list(D[:, L == k].mean(axis=1)) for k, name in enumerate(IRIS_CLASSES)])
+
+# -- figures ----------------------------------------------------------------------------------------
+lec.figure(plot_class_histograms(D, L, feature_names=IRIS_FEATURES, class_names=IRIS_CLASSES,
+                                 title="Iris: per-class histograms of each feature"),
+           "iris_histograms.png")
+lec.figure(plot_pair_scatter(D, L, feature_names=IRIS_FEATURES, class_names=IRIS_CLASSES,
+                             title="Iris: pairwise scatter plots"), "iris_pairs.png")
+Dc = D - mu  # centring moves every feature's mean to zero but not the shape of the classes
+lec.figure(plot_class_histograms(Dc, L, feature_names=[f"{f}, centred" for f in IRIS_FEATURES],
+                                 class_names=IRIS_CLASSES,
+                                 title="Iris: centred features (x - mu)"), "iris_centred.png")
+lec.finish()
