@@ -89,9 +89,10 @@ def main(argv=None) -> None:
         C = random_spd(D, rng)
         mu = rng.standard_normal((D, 1))
         A = rng.standard_normal((D, D))
-        t = median_time(lambda: logpdf_GAU_ND(X, mu, C), r)
-        t_mm = median_time(lambda: A @ X, r)
-        t_sp = median_time(lambda: scipy.stats.multivariate_normal.logpdf(X.T, mu.ravel(), C), r)
+        t = median_time(lambda X=X, mu=mu, C=C: logpdf_GAU_ND(X, mu, C), r)
+        t_mm = median_time(lambda A=A, X=X: A @ X, r)
+        t_sp = median_time(
+            lambda X=X, mu=mu, C=C: scipy.stats.multivariate_normal.logpdf(X.T, mu.ravel(), C), r)
         report(f"logpdf_GAU_ND D={D} N={N}", t, t_mm, t_sp, "scipy.stats mvn.logpdf",
                "(D,D)@(D,N) matmul")
 

@@ -123,7 +123,8 @@ def check_data(
             f"{name} has {a.shape[1]} samples (columns), shape {a.shape}, at least "
             f"{min_samples} required"
         )
-    if not np.all(np.isfinite(a)):
+    # min and max are NaN or inf exactly when some entry is, without a (D, N) boolean temporary
+    if a.size and not (np.isfinite(a.min()) and np.isfinite(a.max())):
         bad = np.argwhere(~np.isfinite(a))[0]
         raise ValueError(
             f"{name} contains NaN or infinite values (first at row {bad[0]}, column {bad[1]}); "
@@ -171,7 +172,9 @@ def check_labels(
         a = a.astype(np.int64)
     if np.issubdtype(a.dtype, np.floating):
         if not np.all(np.isfinite(a)) or np.any(a != np.round(a)):
-            raise ValueError(f"{name} must hold integer class labels 0..K-1, got non-integer values")
+            raise ValueError(
+                f"{name} must hold integer class labels 0..K-1, got non-integer values"
+            )
         a = a.astype(np.int64)
     elif not np.issubdtype(a.dtype, np.integer):
         raise TypeError(

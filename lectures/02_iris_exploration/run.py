@@ -43,7 +43,7 @@ lec.section("Per-class means")
 lec.table("class_means", "Class means (cm)", ["class"] + list(IRIS_FEATURES),
           [[name] + list(D[:, L == k].mean(axis=1)) for k, name in enumerate(IRIS_CLASSES)])
 
-# -- figures ----------------------------------------------------------------------------------------
+# -- figures -------------------------------------------------------------------------------------
 lec.figure(plot_class_histograms(D, L, feature_names=IRIS_FEATURES, class_names=IRIS_CLASSES,
                                  title="Iris: per-class histograms of each feature"),
            "iris_histograms.png")

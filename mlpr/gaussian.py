@@ -1,0 +1,858 @@
+"""Density estimation: Gaussian log-densities, discrete log-pmfs, ML estimates (notes ch. 4).
+
+Continuous models
+    ``logpdf_GAU_1D`` (one feature), ``logpdf_GAU_ND`` (D features, full covariance),
+    ``loglikelihood``, the ML estimates ``compute_mu_C`` and the sampler ``sample_GAU_ND``.
+Discrete models
+    Bernoulli, binomial, categorical and multinomial log-pmfs with their ML estimates, optionally
+    smoothed by pseudo-counts.
+
+Every Gaussian density is computed through the Cholesky factor ``L`` of the covariance
+(``C = L L^T``): the log-determinant is read off the diagonal of ``L`` and the Mahalanobis distance
+is the squared norm of ``y = L^{-1} (x - mu)``; neither ``inv(C)`` nor ``det(C)`` is ever formed.
+``_chol`` (the factorisation with an explanatory error) and ``logpdf_GAU_ND_chol`` (the density
+from a given factor) are shared with the generative classifiers and the GMMs, which factor each
+covariance once and evaluate it on many samples; ``_logpdf_chol`` is the same computation
+without validation, for callers that have already validated their data.
+
+Zero counts. The ML estimate of a discrete distribution gives probability 0 to every value that
+does not occur in the training data, so one unseen value in a test sample makes its log-likelihood
+``-inf``. The log-pmfs return exactly that, ``-inf`` without warnings or NaN, and the ML functions
+accept ``pseudo``, a count added to every value before normalising (``pseudo=1`` is Laplace
+smoothing), which keeps every probability positive.
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+import scipy.linalg
+import scipy.linalg.lapack
+from scipy.special import gammaln, xlog1py, xlogy
+
+from .utils import check_covariance, check_data, check_int, check_labels, check_vector, vcol
+
+__all__ = [
+    "logpdf_GAU_1D",
+    "logpdf_GAU_ND",
+    "logpdf_GAU_ND_chol",
+    "loglikelihood",
+    "compute_mu_C",
+    "sample_GAU_ND",
+    "logpmf_bernoulli",
+    "ml_bernoulli",
+    "logpmf_binomial",
+    "ml_binomial",
+    "logpmf_categorical",
+    "ml_categorical",
+    "logpmf_multinomial",
+    "ml_multinomial",
+]
+
+_LOG_2PI = np.log(2.0 * np.pi)
+
+# The whitening y = L^{-1} (x - mu) is computed on blocks of columns, in two buffers allocated
+# once, so that no (D, N) temporary is created. A block is one matrix product of about
+# _BLOCK_FLOPS flops, enough to amortise the start-up of BLAS threads (on a busy machine every
+# threaded call may wait for a free core), and at most _MAX_BLOCK_BYTES of data per buffer.
+_BLOCK_FLOPS = 1 << 32
+_MAX_BLOCK_BYTES = 1 << 27
+
+_SUM_TOL = 1e-8  # tolerance on sum(pi) == 1
+_SINGULAR_TOL = 10 * np.finfo(float).eps  # per feature; see _chol
+
+
+# ------------------------------------------------------------------------------------------------
+# private validation helpers
+
+
+def _as_real_array(x, name: str) -> np.ndarray:
+    """Return ``x`` as a float64 array, refusing strings, objects and complex numbers."""
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be numeric, got {type(x).__name__}")
+    try:
+        a = np.asarray(x)
+    except Exception as exc:  # ragged lists and the like
+        raise TypeError(f"{name} must be a numeric array: {exc}") from None
+    if a.dtype != bool and not (
+        np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
+    ):
+        raise TypeError(f"{name} must be a real numeric array, got dtype {a.dtype}")
+    return a.astype(np.float64, copy=False)
+
+
+def _first_bad(a: np.ndarray, bad: np.ndarray) -> float:
+    """The first value of ``a`` flagged by the boolean mask ``bad`` (for error messages)."""
+    return float(a[bad].ravel()[0])
+
+
+def _check_finite(a: np.ndarray, name: str) -> np.ndarray:
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return a
+
+
+def _check_probabilities(p, name: str) -> np.ndarray:
+    """Validate a probability or an array of probabilities, each in [0, 1]."""
+    a = _as_real_array(p, name)
+    bad = ~((a >= 0.0) & (a <= 1.0))  # also catches NaN
+    if np.any(bad):
+        raise ValueError(f"{name} must hold probabilities in [0, 1], got {_first_bad(a, bad)!r}")
+    return a
+
+
+def _check_pi(pi, name: str = "pi") -> np.ndarray:
+    """Validate a probability vector of length M >= 1 summing to one; return it 1-D (M,)."""
+    a = _as_real_array(pi, name)
+    if a.size == 0 or not (a.ndim == 1 or (a.ndim == 2 and 1 in a.shape)):
+        raise ValueError(f"{name} must be a non-empty vector of shape (M,) or (M, 1), "
+                         f"got shape {a.shape}")
+    a = _check_probabilities(a.ravel(), name)
+    total = a.sum()
+    if abs(total - 1.0) > _SUM_TOL:
+        raise ValueError(f"{name} must sum to 1 (within {_SUM_TOL:g}), got sum {total:.12g}")
+    return a
+
+
+def _check_binary(x, name: str) -> np.ndarray:
+    """Validate outcomes of a binary variable, each 0 or 1; return them as float64."""
+    a = _as_real_array(x, name)
+    bad = (a != 0.0) & (a != 1.0)
+    if np.any(bad):
+        raise ValueError(f"{name} must hold binary outcomes 0 or 1, got {_first_bad(a, bad)!r}")
+    return a
+
+
+def _check_counts(k, name: str) -> np.ndarray:
+    """Validate non-negative integer counts (integral floats accepted); return them as float64."""
+    a = _as_real_array(k, name)
+    bad = ~((a >= 0.0) & (a == np.round(a)) & np.isfinite(a))
+    if np.any(bad):
+        raise ValueError(
+            f"{name} must hold non-negative integer counts, got {_first_bad(a, bad)!r}"
+        )
+    return a
+
+
+def _check_pseudo(pseudo) -> float:
+    if isinstance(pseudo, bool) or not isinstance(pseudo, Real):
+        raise TypeError(f"pseudo must be a real number (a pseudo-count), got {pseudo!r}")
+    pseudo = float(pseudo)
+    if not (np.isfinite(pseudo) and pseudo >= 0.0):
+        raise ValueError(f"pseudo must be a finite pseudo-count >= 0, got {pseudo!r}")
+    return pseudo
+
+
+def _check_rng(rng) -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), got "
+            f"{type(rng).__name__}"
+        )
+    return rng
+
+
+def _check_mean(mu, n: int) -> np.ndarray:
+    """Validate a mean of n features given as (n,), (n, 1) or (1, n) (a scalar if n == 1)."""
+    if n == 1 and np.ndim(mu) == 0:
+        mu = np.reshape(mu, (1,))
+    return check_vector(mu, n, "mu")
+
+
+def _check_lower_factor(Lchol, name: str = "Lchol") -> np.ndarray:
+    """Validate a lower-triangular Cholesky factor with a positive diagonal."""
+    a = _as_real_array(Lchol, name)
+    if a.ndim != 2 or a.shape[0] != a.shape[1] or a.shape[0] == 0:
+        raise ValueError(f"{name} must be a square (D, D) Cholesky factor, got shape {a.shape}")
+    _check_finite(a, name)
+    if np.any(np.triu(a, 1) != 0.0):
+        raise ValueError(
+            f"{name} must be the lower-triangular Cholesky factor of C (C = {name} {name}^T), "
+            f"but it has non-zero entries above the diagonal; use _chol(C)"
+        )
+    d = np.diag(a)
+    if np.any(d <= 0.0):
+        raise ValueError(
+            f"{name} must have a positive diagonal, got {d.min():.3g}: it is not the Cholesky "
+            f"factor of a positive definite covariance"
+        )
+    return a
+
+
+# ------------------------------------------------------------------------------------------------
+# Gaussian densities
+
+
+def _chol(C, name: str = "C", *, n: int | None = None) -> np.ndarray:
+    r"""Return the lower Cholesky factor ``L`` of a covariance matrix, ``C = L L^T``.
+
+    Shared by every module that evaluates Gaussian densities: factor once, evaluate many times
+    with `logpdf_GAU_ND_chol`.
+
+    Parameters
+    ----------
+    C : array_like, shape (D, D)
+        Symmetric positive definite covariance matrix.
+    name : str
+        The argument's name, used in error messages (e.g. ``"C[2]"`` for the covariance of
+        class 2).
+    n : int, optional
+        Expected dimension D.
+
+    Returns
+    -------
+    L : ndarray, shape (D, D)
+        Lower-triangular factor with a positive diagonal.
+
+    Raises
+    ------
+    ValueError
+        ``C`` is not square, not symmetric, contains NaN, or is not (numerically) positive
+        definite. The last message gives the smallest eigenvalue and the remedies: a covariance
+        floor (add ``eps * I`` or clip the eigenvalues) or PCA to drop the null directions.
+
+    Notes
+    -----
+    Besides failing factorisations, ``C`` is rejected as numerically singular when for some
+    feature :math:`L_{ii}^2 / C_{ii}`, the fraction of its variance that the previous features do
+    not explain, is below ``10 * D * eps``: its features are then linearly dependent up to
+    rounding (as for the ML covariance of fewer samples than features), and the density would
+    be dominated by rounding errors. The test is invariant to the scale of each feature.
+
+    .. math:: C = L L^T, \qquad \log |C| = 2 \sum_{i=1}^D \log L_{ii}
+    """
+    C = check_covariance(C, n, name)
+    if C.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty (D, D) matrix, got shape {C.shape}")
+    try:
+        L = scipy.linalg.cholesky(C, lower=True, check_finite=False)  # eq. C = L L^T
+    except np.linalg.LinAlgError:
+        L = None
+    # L_ii^2 / C_ii is the fraction of the variance of feature i not explained by features
+    # 0..i-1; at rounding level the features are linearly dependent and C is singular
+    if L is None or (np.diag(L) ** 2 / np.diag(C)).min() <= _SINGULAR_TOL * C.shape[0]:
+        lam = np.linalg.eigvalsh(C)  # only to explain the failure
+        raise ValueError(
+            f"{name} is not positive definite (shape {C.shape}, smallest eigenvalue "
+            f"{lam[0]:.3g}, largest {lam[-1]:.3g}): a Gaussian density needs an invertible "
+            f"covariance; add a covariance floor ({name} + eps * I, or clip its eigenvalues from "
+            f"below) or reduce the dimension with PCA first (e.g. constant features, or fewer "
+            f"samples than features)"
+        ) from None
+    return L
+
+
+def _mahalanobis_sq(X: np.ndarray, mu: np.ndarray, L: np.ndarray) -> np.ndarray:
+    """Squared Mahalanobis distances ``(x - mu)^T C^{-1} (x - mu)`` of the columns of ``X``.
+
+    ``X`` (D, N) float64, ``mu`` (D, 1) and the lower factor ``L`` (D, D) are not validated.
+    """
+    D, N = X.shape
+    # The inverse of the triangular factor (not of C) turns the N triangular solves into one
+    # matrix product per block, which BLAS runs faster than a triangular solve with many
+    # right-hand sides, with the same accuracy; its cost, D^3 / 3, is negligible next to D^2 N.
+    W, info = scipy.linalg.lapack.dtrtri(L, lower=1)
+    if info != 0:
+        raise ValueError("the Cholesky factor is singular (a zero on its diagonal)")
+    out = np.empty(N)
+    m = max(1, min(N, _BLOCK_FLOPS // (2 * D * D), _MAX_BLOCK_BYTES // (8 * D)))
+    # centre into a buffer laid out like X (a transposed (N, D) array is F-ordered): the copy
+    # then reads and writes contiguously
+    order = "F" if X.flags.f_contiguous and not X.flags.c_contiguous else "C"
+    zbuf, ybuf = np.empty(D * m), np.empty(D * m)
+    for a in range(0, N, m):
+        k = min(m, N - a)
+        Z = zbuf[: D * k].reshape((D, k), order=order)  # contiguous views of the buffers
+        Y = ybuf[: D * k].reshape(D, k)
+        np.subtract(X[:, a : a + k], mu, out=Z)
+        np.matmul(W, Z, out=Y)  # eq. y = L^{-1} (x - mu)
+        np.einsum("ij,ij->j", Y, Y, out=out[a : a + k])  # eq. (x-mu)^T C^{-1} (x-mu) = y^T y
+    return out
+
+
+def _logpdf_chol(X: np.ndarray, mu: np.ndarray, L: np.ndarray) -> np.ndarray:
+    """Gaussian log-density from validated inputs (the fast path of the public functions)."""
+    D = X.shape[0]
+    logdet = 2.0 * np.log(np.diag(L)).sum()  # eq. log|C| = 2 sum_i log L_ii
+    return -0.5 * (D * _LOG_2PI + logdet) - 0.5 * _mahalanobis_sq(X, mu, L)  # eq. log N(x|mu,C)
+
+
+def logpdf_GAU_ND(X, mu, C) -> np.ndarray:
+    r"""Compute the log-density of the multivariate Gaussian N(mu, C) at each column of X.
+
+    Parameters
+    ----------
+    X : array_like, shape (D, N)
+        One sample per column. A 1-D array of length D is taken as a single sample.
+    mu : array_like, shape (D,) or (D, 1)
+        Mean (a row (1, D) is accepted too).
+    C : array_like, shape (D, D)
+        Symmetric positive definite covariance matrix.
+
+    Returns
+    -------
+    ndarray, shape (N,)
+        ``log N(x_i | mu, C)`` for every column ``x_i``.
+
+    Raises
+    ------
+    ValueError
+        ``X`` transposed (N, D) ("did you mean X.T?"), ``mu`` of the wrong size, ``C`` not
+        symmetric or not positive definite, NaN or inf anywhere.
+
+    See Also
+    --------
+    logpdf_GAU_ND_chol : the same density from a precomputed Cholesky factor of C.
+    loglikelihood : the sum of these log-densities.
+
+    Notes
+    -----
+    Implements the multivariate Gaussian log-density of ch. 4 of the MLPR notes,
+
+    .. math::
+
+        \log \mathcal{N}(x \mid \mu, C) = -\frac{D}{2} \log 2\pi - \frac{1}{2} \log |C|
+            - \frac{1}{2} (x - \mu)^T C^{-1} (x - \mu),
+
+    evaluated through the Cholesky factor :math:`C = L L^T`: :math:`\log|C| = 2 \sum_i \log
+    L_{ii}` and :math:`(x - \mu)^T C^{-1} (x - \mu) = \|y\|^2` with :math:`y = L^{-1}(x -
+    \mu)`. The whitening is one product with the inverse triangular factor :math:`L^{-1}` per
+    block of columns, about :math:`2 D^2 N` flops in all, and its work memory is two blocks of at
+    most 128 MiB each rather than two (D, N) temporaries.
+
+    Examples
+    --------
+    >>> logpdf_GAU_ND(np.zeros((2, 1)), np.zeros(2), np.eye(2))  # -log(2 pi)
+    array([-1.83787707])
+    """
+    C = check_covariance(C)
+    D = C.shape[0]
+    mu = _check_mean(mu, D)
+    X = check_data(X, "X", n_features=D, allow_1d=True)
+    return _logpdf_chol(X, mu, _chol(C))
+
+
+def logpdf_GAU_ND_chol(X, mu, Lchol) -> np.ndarray:
+    r"""Compute the Gaussian log-density at each column of X from the Cholesky factor of C.
+
+    For models that evaluate one covariance on many data sets (generative classifiers, GMM
+    components): factor ``C`` once with ``_chol(C)``, then call this function.
+
+    Parameters
+    ----------
+    X : array_like, shape (D, N)
+        One sample per column; a 1-D array of length D is a single sample.
+    mu : array_like, shape (D,) or (D, 1)
+        Mean.
+    Lchol : array_like, shape (D, D)
+        Lower-triangular Cholesky factor of the covariance, ``C = Lchol Lchol^T``, with a
+        positive diagonal (as returned by ``_chol``).
+
+    Returns
+    -------
+    ndarray, shape (N,)
+        ``log N(x_i | mu, Lchol Lchol^T)``.
+
+    Raises
+    ------
+    ValueError
+        Transposed ``X``, ``mu`` of the wrong size, ``Lchol`` not lower triangular or with a
+        non-positive diagonal, NaN or inf.
+
+    Notes
+    -----
+    .. math::
+
+        \log \mathcal{N}(x \mid \mu, L L^T) = -\frac{D}{2} \log 2\pi
+            - \sum_{i=1}^D \log L_{ii} - \frac{1}{2} \| L^{-1} (x - \mu) \|^2
+    """
+    L = _check_lower_factor(Lchol)
+    D = L.shape[0]
+    mu = _check_mean(mu, D)
+    X = check_data(X, "X", n_features=D, allow_1d=True)
+    return _logpdf_chol(X, mu, L)
+
+
+def logpdf_GAU_1D(x, mu, var) -> np.ndarray:
+    r"""Compute the log-density of the 1-D Gaussian N(mu, var) at each value of x.
+
+    Parameters
+    ----------
+    x : array_like, shape (N,)
+        Values (any shape; the density is applied elementwise).
+    mu : float or array_like
+        Mean, broadcast against ``x``.
+    var : float or array_like
+        Variance sigma^2 > 0 (not the standard deviation), broadcast against ``x``.
+
+    Returns
+    -------
+    ndarray
+        ``log N(x | mu, var)``, shape of ``x`` broadcast with ``mu`` and ``var``.
+
+    Raises
+    ------
+    ValueError
+        ``var`` not positive, NaN or inf anywhere, shapes that do not broadcast.
+
+    Notes
+    -----
+    The case D = 1 of `logpdf_GAU_ND`:
+
+    .. math::
+
+        \log \mathcal{N}(x \mid \mu, \sigma^2) = -\frac{1}{2} \log 2\pi
+            - \frac{1}{2} \log \sigma^2 - \frac{(x - \mu)^2}{2 \sigma^2}
+    """
+    x = _check_finite(_as_real_array(x, "x"), "x")
+    mu = _check_finite(_as_real_array(mu, "mu"), "mu")
+    var = _check_finite(_as_real_array(var, "var"), "var")
+    if np.any(var <= 0.0):
+        raise ValueError(f"var must be a positive variance, got {_first_bad(var, var <= 0.0)!r}")
+    try:
+        np.broadcast_shapes(x.shape, mu.shape, var.shape)
+    except ValueError:
+        raise ValueError(
+            f"x, mu and var must broadcast together, got shapes {x.shape}, {mu.shape}, "
+            f"{var.shape}"
+        ) from None
+    return -0.5 * (_LOG_2PI + np.log(var)) - 0.5 * (x - mu) ** 2 / var  # eq. log N(x|mu,var)
+
+
+def loglikelihood(X, mu, C) -> float:
+    r"""Compute the log-likelihood of the columns of X under N(mu, C), a float.
+
+    Parameters
+    ----------
+    X : array_like, shape (D, N)
+        Samples, assumed i.i.d.
+    mu : array_like, shape (D,) or (D, 1)
+        Mean.
+    C : array_like, shape (D, D)
+        Symmetric positive definite covariance matrix.
+
+    Returns
+    -------
+    float
+        ``sum_i log N(x_i | mu, C)``.
+
+    Notes
+    -----
+    .. math:: \ell(\mu, C) = \sum_{i=1}^N \log \mathcal{N}(x_i \mid \mu, C)
+    """
+    return float(logpdf_GAU_ND(X, mu, C).sum())  # eq. l = sum_i log N(x_i|mu,C)
+
+
+def compute_mu_C(D) -> tuple[np.ndarray, np.ndarray]:
+    r"""Compute the ML estimates of a Gaussian's mean and covariance from data D.
+
+    Parameters
+    ----------
+    D : array_like, shape (D, N)
+        One sample per column, N >= 1.
+
+    Returns
+    -------
+    mu : ndarray, shape (D, 1)
+        Sample mean.
+    C : ndarray, shape (D, D)
+        ML covariance, normalised by N (not N - 1). With a single sample it is the zero matrix,
+        which `logpdf_GAU_ND` rejects as singular.
+
+    Notes
+    -----
+    .. math::
+
+        \mu = \frac{1}{N} \sum_{i=1}^N x_i, \qquad
+        C = \frac{1}{N} \sum_{i=1}^N (x_i - \mu)(x_i - \mu)^T
+
+    These maximise `loglikelihood` over :math:`\mu` and :math:`C`.
+    """
+    D = check_data(D, "D")
+    mu = vcol(D.mean(axis=1))  # eq. mu = 1/N sum_i x_i
+    DC = D - mu
+    C = (DC @ DC.T) / D.shape[1]  # eq. C = 1/N sum_i (x_i - mu)(x_i - mu)^T
+    return mu, C
+
+
+def sample_GAU_ND(mu, C, n: int, rng: np.random.Generator) -> np.ndarray:
+    r"""Draw n samples of the Gaussian N(mu, C), one per column.
+
+    Parameters
+    ----------
+    mu : array_like, shape (D,) or (D, 1)
+        Mean.
+    C : array_like, shape (D, D)
+        Symmetric positive semi-definite covariance; singular matrices are allowed.
+    n : int
+        Number of samples, >= 0.
+    rng : numpy.random.Generator
+        Source of the standard normal draws, e.g. ``numpy.random.default_rng(0)``.
+
+    Returns
+    -------
+    ndarray, shape (D, n)
+
+    Raises
+    ------
+    TypeError
+        ``rng`` is not a ``numpy.random.Generator`` (e.g. a seed or a legacy ``RandomState``),
+        ``n`` is not an integer.
+    ValueError
+        ``C`` not symmetric or with a negative eigenvalue, ``mu`` of the wrong size.
+
+    Notes
+    -----
+    The construction of the notes: with :math:`Y` a (D, n) matrix of independent standard normal
+    draws, taken from ``rng.standard_normal((D, n))``,
+
+    .. math:: X = A Y + \mu \mathbf{1}^T, \qquad A A^T = C,
+
+    so that every column has mean :math:`\mu` and covariance :math:`A I A^T = C`. ``A`` is the
+    lower Cholesky factor of ``C`` when ``C`` is positive definite; otherwise (singular ``C``)
+    ``A = U diag(sqrt(lambda))`` from the eigendecomposition ``C = U diag(lambda) U^T``, with
+    eigenvalues below ``D * eps * max|lambda|`` (and negative ones down to
+    ``-1e-10 * max|lambda|``) treated as rounding errors of zero eigenvalues and set to 0. The
+    same ``rng`` state therefore gives the same samples.
+    """
+    rng = _check_rng(rng)
+    C = check_covariance(C)
+    D = C.shape[0]
+    mu = _check_mean(mu, D)
+    n = check_int(n, "n", low=0)
+    try:
+        A = scipy.linalg.cholesky(C, lower=True, check_finite=False)  # eq. A A^T = C
+    except np.linalg.LinAlgError:
+        lam, U = np.linalg.eigh(C)
+        if lam[0] < -1e-10 * np.abs(lam).max():
+            raise ValueError(
+                f"C is not positive semi-definite (smallest eigenvalue {lam[0]:.3g}): it is not "
+                f"a covariance matrix"
+            ) from None
+        # eigenvalues at rounding level are zeros of a singular C: dropping them keeps the
+        # samples in the range of C instead of sqrt(eps) away from it
+        lam[lam <= D * np.finfo(float).eps * np.abs(lam).max()] = 0.0
+        A = U * np.sqrt(lam)  # eq. A A^T = U diag(lambda) U^T = C
+    Y = rng.standard_normal((D, n))
+    return A @ Y + mu  # eq. X = A Y + mu
+
+
+# ------------------------------------------------------------------------------------------------
+# discrete models
+
+
+def logpmf_bernoulli(x, p) -> np.ndarray:
+    r"""Compute the log-probability of binary outcomes x under a Bernoulli(p) distribution.
+
+    Parameters
+    ----------
+    x : array_like, shape (N,) (or any shape)
+        Outcomes, each 0 or 1 (booleans accepted).
+    p : float or array_like
+        Probability of the outcome 1, in [0, 1]; an array is broadcast against ``x`` (e.g. one
+        probability per feature, shape (D, 1), for x of shape (D, N)).
+
+    Returns
+    -------
+    ndarray
+        ``log P(x | p)``, shape of ``x`` broadcast with ``p``. An outcome of probability 0 (x = 1
+        with p = 0, or x = 0 with p = 1) gives ``-inf``, without warning.
+
+    Notes
+    -----
+    .. math:: \log P(x \mid p) = x \log p + (1 - x) \log (1 - p), \qquad x \in \{0, 1\}
+
+    with the convention :math:`0 \log 0 = 0` (``scipy.special.xlogy`` / ``xlog1py``).
+    """
+    x = _check_binary(x, "x")
+    p = _check_probabilities(p, "p")
+    return xlogy(x, p) + xlog1py(1.0 - x, -p)  # eq. x log p + (1-x) log(1-p)
+
+
+def ml_bernoulli(x, pseudo: float = 0.0):
+    r"""Compute the ML (or pseudo-count smoothed) estimate of a Bernoulli probability p.
+
+    Parameters
+    ----------
+    x : array_like, shape (N,) or (D, N)
+        Binary outcomes 0/1; a (D, N) matrix holds N samples of D binary features.
+    pseudo : float, default 0
+        Pseudo-count added to each of the two outcomes (1 gives Laplace smoothing).
+
+    Returns
+    -------
+    float or ndarray of shape (D, 1)
+        The estimate of p = P(x = 1): a float for 1-D ``x``, one value per row for 2-D ``x``.
+
+    Raises
+    ------
+    ValueError
+        Non-binary outcomes, negative ``pseudo``, no data and no pseudo-count.
+
+    Notes
+    -----
+    .. math:: p = \frac{\sum_{i=1}^N x_i + a}{N + 2a}
+
+    with :math:`a` = ``pseudo``; :math:`a = 0` is the ML estimate, the fraction of ones. With
+    :math:`a = 0`, data without any 1 (or without any 0) give p = 0 (p = 1), and
+    `logpmf_bernoulli` then returns ``-inf`` for a test sample with the unseen outcome.
+    """
+    x = _check_binary(x, "x")
+    pseudo = _check_pseudo(pseudo)
+    if x.ndim not in (1, 2):
+        raise ValueError(f"x must have shape (N,) or (D, N), got {x.shape}")
+    N = x.shape[-1]
+    if N + 2 * pseudo == 0:
+        raise ValueError("x has no samples and pseudo is 0: the estimate is undefined")
+    p = (x.sum(axis=-1) + pseudo) / (N + 2 * pseudo)  # eq. p = (sum_i x_i + a) / (N + 2a)
+    return float(p) if x.ndim == 1 else vcol(p)
+
+
+def logpmf_binomial(k, n, p) -> np.ndarray:
+    r"""Compute the log-probability of k successes in n Bernoulli(p) trials.
+
+    Parameters
+    ----------
+    k : array_like, shape (N,)
+        Numbers of successes, integers 0..n.
+    n : int or array_like
+        Numbers of trials, broadcast against ``k``.
+    p : float or array_like
+        Success probability in [0, 1], broadcast against ``k``.
+
+    Returns
+    -------
+    ndarray
+        ``log P(k | n, p)``; ``-inf`` (without warning) when the outcome has probability 0.
+
+    Raises
+    ------
+    ValueError
+        Counts not non-negative integers, ``k > n``, ``p`` outside [0, 1].
+
+    Notes
+    -----
+    .. math::
+
+        \log P(k \mid n, p) = \log \binom{n}{k} + k \log p + (n - k) \log(1 - p),
+        \qquad \log \binom{n}{k} = \log\Gamma(n + 1) - \log\Gamma(k + 1)
+            - \log\Gamma(n - k + 1)
+    """
+    k = _check_counts(k, "k")
+    n = _check_counts(n, "n")
+    p = _check_probabilities(p, "p")
+    try:
+        k, n, p = np.broadcast_arrays(k, n, p)
+    except ValueError:
+        raise ValueError(
+            f"k, n and p must broadcast together, got shapes {np.shape(k)}, {np.shape(n)}, "
+            f"{np.shape(p)}"
+        ) from None
+    if np.any(k > n):
+        bad = k > n
+        raise ValueError(
+            f"k must not exceed the number of trials n, got k = {_first_bad(k, bad):g} with "
+            f"n = {_first_bad(n, bad):g}"
+        )
+    logbinom = gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)  # eq. log (n choose k)
+    return logbinom + xlogy(k, p) + xlog1py(n - k, -p)  # eq. + k log p + (n-k) log(1-p)
+
+
+def ml_binomial(k, n) -> float:
+    r"""Compute the ML estimate of the success probability p from binomial counts.
+
+    Parameters
+    ----------
+    k : array_like, shape (N,)
+        Successes of each of N experiments.
+    n : int or array_like, shape (N,)
+        Trials of each experiment (one number for all of them, or one per experiment).
+
+    Returns
+    -------
+    float
+        ``p = sum_i k_i / sum_i n_i``.
+
+    Raises
+    ------
+    ValueError
+        Counts not non-negative integers, ``k > n``, no trials at all.
+
+    Notes
+    -----
+    .. math:: p = \frac{\sum_{i=1}^N k_i}{\sum_{i=1}^N n_i}
+
+    A zero count of successes (or of failures) gives p = 0 (p = 1) and log-probability ``-inf``
+    for any later outcome with a success (a failure).
+    """
+    k = _check_counts(k, "k")
+    n = _check_counts(n, "n")
+    try:
+        k, n = np.broadcast_arrays(k, n)
+    except ValueError:
+        raise ValueError(
+            f"k and n must broadcast together, got shapes {np.shape(k)}, {np.shape(n)}"
+        ) from None
+    if np.any(k > n):
+        raise ValueError("k must not exceed the number of trials n")
+    total = n.sum()
+    if total == 0:
+        raise ValueError("n sums to 0: without trials the estimate is undefined")
+    return float(k.sum() / total)  # eq. p = sum_i k_i / sum_i n_i
+
+
+def logpmf_categorical(x, pi) -> np.ndarray:
+    r"""Compute the log-probability of integer-coded values x under a categorical distribution.
+
+    Parameters
+    ----------
+    x : array_like, shape (N,)
+        Observed values coded 0..M-1.
+    pi : array_like, shape (M,)
+        Probabilities of the M values, each in [0, 1], summing to 1 (within 1e-8).
+
+    Returns
+    -------
+    ndarray, shape (N,)
+        ``log pi[x_i]``; ``-inf`` (without warning) for a value of probability 0.
+
+    Raises
+    ------
+    ValueError
+        ``pi`` outside [0, 1] or not summing to one, ``x`` outside 0..M-1 or not integers.
+
+    Notes
+    -----
+    .. math:: \log P(x \mid \pi) = \log \pi_x = \sum_{m=0}^{M-1} [x = m] \log \pi_m
+    """
+    pi = _check_pi(pi)
+    x = check_labels(x, name="x", n_classes=pi.size)
+    logpi = np.full(pi.size, -np.inf)
+    np.log(pi, out=logpi, where=pi > 0.0)  # log 0 = -inf, without a divide-by-zero warning
+    return logpi[x]  # eq. log pi_x
+
+
+def ml_categorical(x, M: int, pseudo: float = 0.0) -> np.ndarray:
+    r"""Compute the ML (or pseudo-count smoothed) estimate of categorical probabilities.
+
+    Parameters
+    ----------
+    x : array_like, shape (N,)
+        Observed values coded 0..M-1.
+    M : int
+        Number of possible values (values that never occur get probability 0, or a smoothed
+        positive probability if ``pseudo > 0``).
+    pseudo : float, default 0
+        Pseudo-count added to the count of every value.
+
+    Returns
+    -------
+    ndarray, shape (M,)
+        ``pi``, summing to one.
+
+    Raises
+    ------
+    ValueError
+        ``x`` outside 0..M-1, negative ``pseudo``, no data and no pseudo-count.
+
+    Notes
+    -----
+    .. math:: \pi_m = \frac{N_m + a}{N + M a}, \qquad N_m = \#\{i : x_i = m\}
+
+    with :math:`a` = ``pseudo``. The ML estimate (:math:`a = 0`) gives probability 0 to every
+    value absent from the data, so one such value in a test sample makes its log-likelihood
+    ``-inf``; any :math:`a > 0` avoids it.
+    """
+    M = check_int(M, "M", low=1)
+    pseudo = _check_pseudo(pseudo)
+    x = check_labels(x, name="x", n_classes=M)
+    N = x.size
+    if N + M * pseudo == 0:
+        raise ValueError("x has no samples and pseudo is 0: the estimate is undefined")
+    counts = np.bincount(x, minlength=M)  # N_m
+    return (counts + pseudo) / (N + M * pseudo)  # eq. pi_m = (N_m + a) / (N + M a)
+
+
+def logpmf_multinomial(counts, pi) -> np.ndarray:
+    r"""Compute the log-probability of count vectors under a multinomial distribution.
+
+    Parameters
+    ----------
+    counts : array_like, shape (M, N)
+        One column per sample: how many of the n_i = sum_m counts[m, i] draws took each of the M
+        values. A 1-D array of length M is a single sample.
+    pi : array_like, shape (M,)
+        Probabilities of the M values, summing to 1.
+
+    Returns
+    -------
+    ndarray, shape (N,)
+        ``log P(counts[:, i] | n_i, pi)``, including the multinomial coefficient; ``-inf``
+        (without warning) when a value of probability 0 has a positive count.
+
+    Raises
+    ------
+    ValueError
+        Transposed ``counts`` ("did you mean counts.T?"), counts not non-negative integers,
+        ``pi`` invalid.
+
+    Notes
+    -----
+    .. math::
+
+        \log P(x \mid \pi) = \log \Gamma(n + 1) - \sum_{m=1}^M \log \Gamma(x_m + 1)
+            + \sum_{m=1}^M x_m \log \pi_m, \qquad n = \sum_{m=1}^M x_m
+
+    with :math:`0 \log 0 = 0`: a value of probability 0 that is never observed does not matter.
+    """
+    pi = _check_pi(pi)
+    M = pi.size
+    counts = _check_counts(check_data(counts, "counts", n_features=M, allow_1d=True), "counts")
+    n = counts.sum(axis=0)
+    logcoef = gammaln(n + 1) - gammaln(counts + 1).sum(axis=0)  # eq. log n! / prod_m x_m!
+    return logcoef + xlogy(counts, vcol(pi)).sum(axis=0)  # eq. + sum_m x_m log pi_m
+
+
+def ml_multinomial(counts, pseudo: float = 0.0) -> np.ndarray:
+    r"""Compute the ML (or pseudo-count smoothed) estimate of multinomial probabilities.
+
+    Parameters
+    ----------
+    counts : array_like, shape (M, N)
+        Count vectors, one column per sample (a 1-D array of length M is a single sample).
+    pseudo : float, default 0
+        Pseudo-count added to the total count of every value.
+
+    Returns
+    -------
+    ndarray, shape (M,)
+        ``pi``, summing to one.
+
+    Raises
+    ------
+    ValueError
+        Counts not non-negative integers, negative ``pseudo``, all counts zero and no
+        pseudo-count.
+
+    Notes
+    -----
+    .. math::
+
+        \pi_m = \frac{\sum_{i=1}^N x_{m,i} + a}{\sum_{m'=1}^M \sum_{i=1}^N x_{m',i} + M a}
+
+    with :math:`a` = ``pseudo``. As for the categorical model, a value never counted gets
+    :math:`\pi_m = 0` without pseudo-counts, and any later sample counting it gets ``-inf``.
+    """
+    pseudo = _check_pseudo(pseudo)
+    a = _as_real_array(counts, "counts")
+    counts = _check_counts(
+        check_data(a, "counts", n_features=a.size if a.ndim == 1 else None, allow_1d=True),
+        "counts",
+    )
+    M = counts.shape[0]
+    totals = counts.sum(axis=1)  # sum over samples of each value's count
+    denom = totals.sum() + M * pseudo
+    if denom == 0:
+        raise ValueError("counts are all zero and pseudo is 0: the estimate is undefined")
+    return (totals + pseudo) / denom  # eq. pi_m = (sum_i x_mi + a) / (sum x + M a)
