@@ -30,6 +30,7 @@ __all__ = [
     "plot_gaussian_fit_1d",
     "plot_gaussian_contours_2d",
     "plot_curves",
+    "plot_decision_regions",
     "plot_bars",
     "plot_images",
 ]
@@ -221,6 +222,38 @@ def plot_gaussian_contours_2d(D, L, mus, logpdf, *, class_names=None, xlabel, yl
         r = 0.5 * np.arange(levels, 0, -1)
         ax.contour(XX, YY, logZ, levels=logZ.max() - 0.5 * r**2, colors=colors[k],
                    linewidths=1, linestyles="solid")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def plot_decision_regions(D, L, predict, *, class_names=None, xlabel="x1", ylabel="x2",
+                          title="", ax=None, resolution=300):
+    """Scatter of 2-D data ``D`` (2, N) over the regions a classifier assigns to each class.
+
+    Parameters
+    ----------
+    predict : callable ``predict(X) -> (M,)`` integer labels for the columns of X (2, M).
+    """
+    D = np.asarray(D, dtype=float)
+    L = np.asarray(L)
+    K = int(L.max()) + 1
+    cnames = _names(class_names, K, "class")
+    colors = class_colors(K)
+    fig = ax.figure if ax is not None else plt.figure(figsize=(5.5, 4.5))
+    ax = ax if ax is not None else fig.add_subplot()
+    pad = 0.1 * (D.max(axis=1) - D.min(axis=1))
+    gx = np.linspace(D[0].min() - pad[0], D[0].max() + pad[0], resolution)
+    gy = np.linspace(D[1].min() - pad[1], D[1].max() + pad[1], resolution)
+    XX, YY = np.meshgrid(gx, gy)
+    Z = np.asarray(predict(np.vstack([XX.ravel(), YY.ravel()]))).reshape(XX.shape)
+    cmap = matplotlib.colors.ListedColormap(colors)
+    ax.contourf(XX, YY, Z, levels=np.arange(K + 1) - 0.5, cmap=cmap, alpha=0.15)
+    ax.contour(XX, YY, Z, levels=np.arange(K) + 0.5, colors="k", linewidths=1)
+    for k in range(K):
+        ax.scatter(D[0, L == k], D[1, L == k], s=8, alpha=0.7, color=colors[k], label=cnames[k])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
