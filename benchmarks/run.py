@@ -26,11 +26,17 @@ import scipy.stats
 from mlpr.datasets import load_mnist
 from mlpr.dimred import fit_pca
 from mlpr.gaussian import compute_mu_C, logpdf_GAU_ND
+from mlpr.generative import train_mvg, train_naive_bayes, train_tied
+from mlpr.neighbors import train_knn
 
 try:
     import sklearn
     from sklearn.covariance import empirical_covariance
     from sklearn.decomposition import PCA as SkPCA
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as SkLDA
+    from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis as SkQDA
+    from sklearn.naive_bayes import GaussianNB as SkGNB
+    from sklearn.neighbors import KNeighborsClassifier as SkKNN
 except ImportError:  # the bench extra is optional
     sklearn = None
 
@@ -108,6 +114,39 @@ def main(argv=None) -> None:
     t = median_time(lambda: fit_pca(DTR, 50), r)
     t_sk = (median_time(lambda: SkPCA(50, random_state=0).fit(DTR.T), r) if sklearn else None)
     report("fit_pca(m=50) MNIST 784x60000", t, t_mm, t_sk, "sklearn PCA(50)", "D@D.T matmul")
+
+    # -- Gaussian classifiers and k-NN on MNIST PCA 50 (train 60,000, score 10,000) -------------
+    DTE, _ = load_mnist("test")
+    pca = fit_pca(DTR, 50)
+    _, LTR = load_mnist("train")
+    ZTR, ZTE = pca.transform(DTR), pca.transform(DTE)
+    K, m, N = 10, 50, ZTE.shape[1]
+    uniform = np.full(K, 1 / K)
+    # the scoring FLOPs of each model, as one matrix product: MVG whitens the samples for each
+    # class ((K m) x m times m x N), tied once (m x m times m x N), naive needs two (K x m) products
+    refs = {"MVG": rng.standard_normal((K * m, m)), "tied": rng.standard_normal((m, m)),
+            "naive Bayes": rng.standard_normal((2 * K, m))}
+    sk = {"MVG": (lambda: SkQDA(priors=uniform), "sklearn QDA"),
+          "naive Bayes": (lambda: SkGNB(priors=uniform, var_smoothing=0.0), "sklearn GaussianNB"),
+          "tied": (lambda: SkLDA(priors=uniform), "sklearn LDA")} if sklearn else {}
+    for name, train in (("MVG", train_mvg), ("naive Bayes", train_naive_bayes),
+                        ("tied", train_tied)):
+        model = train(ZTR, LTR)
+        t = median_time(lambda train=train: train(ZTR, LTR).scores(ZTE), r)
+        t_s = median_time(lambda model=model: model.scores(ZTE), r)
+        t_mm = median_time(lambda A=refs[name]: A @ ZTE, r)
+        t_sk = None
+        if name in sk:
+            make, sk_name = sk[name]
+            t_sk = median_time(lambda make=make: make().fit(ZTR.T, LTR).predict_log_proba(ZTE.T),
+                               r)
+        report(f"{name}: train + score, PCA 50", t, None, t_sk,
+               sk[name][1] + " fit + predict_log_proba" if name in sk else None)
+        report(f"{name}: scores(10,000), PCA 50", t_s, t_mm, limit_name="same-FLOP matmul")
+    t = median_time(lambda: train_knn(ZTR, LTR, 5).predict(ZTE), max(1, r // 2))
+    t_sk = (median_time(lambda: SkKNN(5, algorithm="brute").fit(ZTR.T, LTR).predict(ZTE.T),
+                        max(1, r // 2)) if sklearn else None)
+    report("k-NN k=5 predict, PCA 50", t, None, t_sk, "sklearn KNN brute")
 
     result = {
         "machine": {"python": platform.python_version(), "numpy": np.__version__,

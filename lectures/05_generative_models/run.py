@@ -1,0 +1,176 @@
+"""Lecture 05: generative classifiers and prototype methods.
+
+Gaussian classifiers (MVG, naive Bayes, tied, tied naive) on iris and MNIST, discrete naive Bayes
+models on MNIST pixels, nearest class mean and k-nearest neighbours. Priors are the application's:
+every decision below uses uniform priors, passed explicitly.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _lecture import Lecture  # noqa: E402
+
+from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris, load_mnist, subsample  # noqa: E402
+from mlpr.dimred import fit_lda, fit_pca  # noqa: E402
+from mlpr.evaluation import confusion_matrix, error_rate  # noqa: E402
+from mlpr.gaussian import logpdf_GAU_ND, sample_GAU_ND  # noqa: E402
+from mlpr.generative import (  # noqa: E402
+    map_decisions,
+    train_bernoulli_nb,
+    train_categorical_nb,
+    train_multinomial_nb,
+    train_mvg,
+    train_naive_bayes,
+    train_tied,
+    train_tied_naive,
+    uniform_priors,
+)
+from mlpr.neighbors import train_knn, train_nearest_mean  # noqa: E402
+from mlpr.plots import (  # noqa: E402
+    figure_grid,
+    plot_curves,
+    plot_decision_regions,
+    plot_gaussian_contours_2d,
+)
+from mlpr.utils import leave_one_out_indices, split_db_2to1  # noqa: E402
+
+lec = Lecture("05_generative_models", __doc__)
+MODELS = {"MVG": train_mvg, "naive Bayes": train_naive_bayes, "tied": train_tied,
+          "tied naive": train_tied_naive}
+
+
+def error_pct(train, DTR, LTR, DTE, LTE):
+    """Test error (%) of a generative model with uniform priors."""
+    S = train(DTR, LTR).scores(DTE)
+    return 100 * error_rate(map_decisions(S, uniform_priors(S.shape[0])), LTE)
+
+
+# -- iris, 2/3 - 1/3 split -------------------------------------------------------------------------
+lec.section("Iris, split_db_2to1(seed=0): 100 training, 50 validation flowers, uniform priors")
+D, L = load_iris()
+(DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
+reference = {"MVG": 4.0, "naive Bayes": 4.0, "tied": 2.0, "tied naive": None}
+for name, train in MODELS.items():
+    S = train(DTR, LTR).scores(DVAL)
+    pred = map_decisions(S, uniform_priors(3))
+    lec.check(f"{name:12s} error %", 100 * error_rate(pred, LVAL), reference[name], tol=0,
+              fmt="{:.1f}")
+    if name in ("MVG", "tied"):
+        ref = {"MVG": [[19, 0, 0], [0, 15, 0], [0, 2, 14]],
+               "tied": [[19, 0, 0], [0, 16, 0], [0, 1, 14]]}[name]
+        lec.check(f"{name:12s} confusion matrix (rows predicted, columns true)",
+                  confusion_matrix(pred, LVAL, 3), ref, tol=0, fmt="{:.0f}")
+
+lec.section("Iris, leave-one-out on all 150 flowers")
+loo_ref = {"MVG": 2.7, "naive Bayes": 4.7, "tied": 2.0, "tied naive": 4.0}
+for name, train in MODELS.items():
+    wrong = sum(int(map_decisions(train(D[:, tr], L[tr]).scores(D[:, va]), uniform_priors(3))[0]
+                    != L[va][0]) for tr, va in leave_one_out_indices(D.shape[1]))
+    lec.check(f"{name:12s} LOO error % ({wrong}/150)", round(100 * wrong / 150, 1),
+              loo_ref[name], tol=0, fmt="{:.1f}")
+
+P = D[2:4]  # petal length and width: the class-conditional densities of the MVG model
+mvg = train_mvg(P, L)
+lec.figure(plot_gaussian_contours_2d(
+    P, L, None, lambda X, k: logpdf_GAU_ND(X, mvg.mu[:, k], mvg.covariance(k)),
+    class_names=IRIS_CLASSES, xlabel=IRIS_FEATURES[2], ylabel=IRIS_FEATURES[3],
+    title="Iris: MVG class-conditional densities"), "iris_class_densities.png")
+
+# -- the recitation's pair of figures: linear (tied) vs quadratic (MVG) boundaries -------------
+rng = np.random.default_rng(0)
+means = [np.array([0.0, 0.0]), np.array([3.0, 0.5]), np.array([1.0, 3.0])]
+covs = [np.array([[1.0, 0.6], [0.6, 1.0]]), np.array([[0.4, 0.0], [0.0, 2.0]]),
+        np.array([[2.0, -0.8], [-0.8, 0.8]])]
+X2 = np.hstack([sample_GAU_ND(m, C, 150, rng) for m, C in zip(means, covs)])
+L2 = np.repeat(np.arange(3), 150)
+fig, axes = figure_grid(1, 2, width=5.5, height=4.5,
+                        title="Three 2-D Gaussian classes (150 samples each, seed 0)")
+for ax, (name, train) in zip(axes[0], [("LDA (tied): linear boundaries", train_tied),
+                                       ("QDA (MVG): quadratic boundaries", train_mvg)]):
+    model = train(X2, L2)
+    plot_decision_regions(X2, L2, lambda X, m=model: map_decisions(m.scores(X), uniform_priors(3)),
+                          class_names=["class 0", "class 1", "class 2"], title=name, ax=ax)
+fig.tight_layout()
+lec.figure(fig, "tied_vs_mvg_boundaries.png")
+
+# -- MNIST: Gaussian models after PCA and PCA + LDA --------------------------------------------
+DTR, LTR = load_mnist("train")
+DTE, LTE = load_mnist("test")
+if lec.quick:
+    DTR, LTR = subsample(DTR, LTR, 6000, np.random.default_rng(0))
+    DTE, LTE = subsample(DTE, LTE, 1000, np.random.default_rng(1))
+lec.progress("PCA on the training images")
+pca = fit_pca(DTR, 200)
+ZTR, ZTE = pca.transform(DTR), pca.transform(DTE)  # rows 0..m-1 are the PCA-m projection
+lda = fit_lda(ZTR[:100], LTR, 9)
+features = {"PCA m=100": (ZTR[:100], ZTE[:100]), "PCA m=50": (ZTR[:50], ZTE[:50]),
+            "PCA m=9": (ZTR[:9], ZTE[:9]),
+            "PCA 100 + LDA 9": (lda.transform(ZTR[:100]), lda.transform(ZTE[:100]))}
+mnist_ref = {"tied naive": [13.7, 14.4, 25.0, 12.3], "tied": [12.3, 12.6, 23.7, 12.3],
+             "naive Bayes": [12.2, 12.3, 23.4, 11.4], "MVG": [4.3, 3.6, 12.2, 10.2]}
+lec.section("MNIST, Gaussian classifiers, test error % (60,000 train, 10,000 test)")
+rows, table = [], {}
+for name in mnist_ref:
+    lec.progress(f"{name} on PCA/LDA features")
+    table[name] = [error_pct(MODELS[name], XTR, LTR, XTE, LTE) for XTR, XTE in features.values()]
+    lec.check(f"{name:12s} [PCA100 PCA50 PCA9 PCA100+LDA9]", table[name], mnist_ref[name],
+              tol=0.2, fmt="{:.2f}")
+    rows.append([name] + table[name])
+lec.table("mnist_gaussian", "MNIST test error % (measured)", ["model"] + list(features), rows)
+lec.check("MVG is the best model at PCA m=50", min(table, key=lambda n: table[n][1]) == "MVG",
+          1, tol=0, fmt="{:.0f}")
+lec.check("tied after LDA equals tied on PCA 100 (error %)", table["tied"][3],
+          table["tied"][0], tol=0, fmt="{:.2f}")
+
+lec.section("MVG on the raw 784 pixels")
+lec.progress("MVG on raw pixels")
+try:
+    train_mvg(DTR, LTR)
+except ValueError as exc:
+    print(f"train_mvg(DTR, LTR) raises ValueError:\n  {exc}")
+for psi in (1e-3, 1e-2):
+    lec.check(f"MVG raw pixels, eigenvalues floored at psi={psi:g}: error %",
+              error_pct(lambda D, L, p=psi: train_mvg(D, L, psi=p), DTR, LTR, DTE, LTE),
+              fmt="{:.2f}")
+
+lec.progress("error against the PCA dimension")
+ms = [5, 9, 20, 50, 100, 200]
+curves = {name: [error_pct(MODELS[name], ZTR[:m], LTR, ZTE[:m], LTE) for m in ms]
+          for name in MODELS}
+lec.figure(plot_curves(ms, curves, xlabel="PCA dimension m", ylabel="test error rate (%)",
+                       logx=True, title="MNIST: Gaussian classifiers after PCA"),
+           "mnist_error_vs_pca_dim.png")
+
+# -- MNIST with discrete naive Bayes models ---------------------------------------------------
+lec.section("MNIST, discrete naive Bayes on the 784 pixels, test error %")
+pix_tr = np.rint(DTR * 255).astype(np.int64)  # the original 0..255 intensities
+pix_te = np.rint(DTE * 255).astype(np.int64)
+rows = []
+for eps in (0.0, 0.01, 1.0, 100.0):
+    lec.progress(f"discrete models, pseudo-count {eps:g}")
+    e_b = error_pct(lambda D, L: train_bernoulli_nb(D, L, eps), pix_tr >= 128, LTR,
+                    pix_te >= 128, LTE)
+    e_m = error_pct(lambda D, L: train_multinomial_nb(D, L, eps), pix_tr, LTR, pix_te, LTE)
+    e_c = error_pct(lambda D, L: train_categorical_nb(D, L, 4, eps), pix_tr // 64, LTR,
+                    pix_te // 64, LTE)
+    rows.append([eps, e_b, e_m, e_c])
+lec.table("mnist_discrete", "Test error % against the pseudo-count eps",
+          ["eps", "Bernoulli (pixel >= 128)", "multinomial (ink counts)",
+           "categorical (4 levels)"], rows)
+
+# -- prototype methods ----------------------------------------------------------------------
+lec.section("MNIST, nearest class mean and k-NN, test error %")
+nm = {"raw": (DTR, DTE), "PCA m=50": (ZTR[:50], ZTE[:50])}
+for name, (XTR, XTE) in nm.items():
+    lec.check(f"nearest class mean, {name}",
+              100 * error_rate(train_nearest_mean(XTR, LTR).predict(XTE), LTE), fmt="{:.2f}")
+lec.progress("k-NN on PCA m=50")
+ks = [1, 3, 5, 7]
+pred = train_knn(ZTR[:50], LTR, max(ks)).predict_for_ks(ZTE[:50], ks)
+knn_err = [100 * error_rate(p, LTE) for p in pred]
+lec.table("mnist_knn", "k-NN on PCA m=50, test error %", ["k", "error %"],
+          [[k, e] for k, e in zip(ks, knn_err)])
+lec.finish()
