@@ -1,17 +1,133 @@
-"""Measuring predictions: error rates and confusion matrices (notes ch. 7.1).
+r"""Measuring predictions: error rates, confusion matrices, Bayes decisions, DCF, minDCF, actDCF,
+ROC / DET curves, EER, Bayes error curves, Cllr and k-fold scoring (notes ch. 7.1-7.2).
 
-Predictions ``pred`` and true labels ``L`` are 1-D integer arrays of the same length N with
-values 0..K-1. Confusion matrices follow the course: ``M[i, j]`` is the number of samples
-**predicted as class i whose true class is j** (rows = predictions, columns = true classes).
+Conventions
+-----------
+* Predictions ``pred`` and true labels ``L`` are 1-D integer arrays of the same length N with
+  values 0..K-1. Confusion matrices follow the course: ``M[i, j]`` is the number of samples
+  **predicted as class i whose true class is j** (rows = predictions, columns = true classes).
+* Binary tasks: class 1 is the target hypothesis H_T, class 0 the non-target H_F. A binary score
+  ``s`` (an LLR when the metric says so) is compared with a threshold ``t`` and **s >= t decides
+  class 1**. Binary metrics take the scores first, then the labels, then the application
+  ``(prior, Cfn, Cfp)``: ``min_dcf(llr, L, prior, Cfn, Cfp)``.
+* Pfn (miss rate, false negative rate) is the fraction of targets decided 0; Pfp (false alarm
+  rate, false positive rate) the fraction of non-targets decided 1; TPR = 1 - Pfn,
+  TNR = 1 - Pfp (`binary_rates`, `fn_fp_rates`).
+
+Definitions (section 7.1-7.2 of the MLPR notes)
+------------------------------------------------
+Bayes threshold and effective prior of the application :math:`(\pi, C_{fn}, C_{fp})`:
+
+.. math::
+
+    t = -\log\frac{\pi C_{fn}}{(1 - \pi) C_{fp}}, \qquad
+    \tilde\pi = \frac{\pi C_{fn}}{\pi C_{fn} + (1 - \pi) C_{fp}} .
+
+Detection cost function, un-normalised and normalised by the cost of the best system that
+ignores the data (accept everything or reject everything):
+
+.. math::
+
+    \mathrm{DCF}_u = \pi C_{fn} P_{fn} + (1 - \pi) C_{fp} P_{fp}, \qquad
+    \mathrm{DCF} = \frac{\mathrm{DCF}_u}{\min(\pi C_{fn}, (1 - \pi) C_{fp})} .
+
+The normalised DCF depends on the application only through :math:`\tilde\pi`, so (0.5, 1, 9)
+and (0.1, 1, 1) give the same value. Multiclass: the empirical Bayes risk
+:math:`\sum_c \pi_c / N_c \sum_{i \in c} C(a_i \mid c)`, normalised by
+:math:`\min_a \sum_c \pi_c C(a \mid c)` (`empirical_bayes_risk`).
+
+* **actDCF** (`act_dcf`): the normalised DCF of the decisions ``llr >= t`` taken with the Bayes
+  threshold, the scores being treated as calibrated log-likelihood ratios.
+* **minDCF** (`min_dcf`): the minimum normalised DCF over every threshold that changes a
+  decision, i.e. each distinct score value, plus -inf (accept all) and +inf (reject all). Tied
+  scores are always decided together, so the result does not depend on the order of the input,
+  it is invariant to any strictly increasing transform of the scores, and it never exceeds 1.
+  One sort and cumulative counts give all the operating points in O(N log N); many priors are
+  evaluated at once on the same sort (`bayes_error_curve`).
+* **ROC / DET** (`roc_points`, `det_points`): the operating points (Pfp, Ptp) or (Pfp, Pfn) at
+  the same set of thresholds, ordered by increasing Pfp (decreasing threshold).
+* **EER** (`eer`): the error rate where the ROC convex hull (ROCCH) crosses Pfn = Pfp. By LP
+  duality this is also the maximum over priors :math:`p` of the minimum Bayes error
+  :math:`\min_t [p P_{fn}(t) + (1 - p) P_{fp}(t)]` (BOSARIS's rocch EER). It is computed exactly
+  from the operating points, by cutting planes on that concave piecewise-linear function of
+  :math:`p`, with no interpolation.
+
+EER variants
+------------
+Tools disagree on the EER of a finite score set, because the raw ROC is a staircase that need not
+cross Pfn = Pfp at any threshold (and with tied scores it jumps over the crossing in one step).
+BOSARIS and its descendants report the ROCCH crossing above (``method="rocch"``, the default);
+others take the threshold where |Pfn - Pfp| is smallest and report Pfn, Pfp, or their mean
+(``method="raw"`` here: the mean at that threshold); still others interpolate linearly along the
+raw ROC. On large untied data they agree closely (about 2e-4 apart for 2 x 10^5 Gaussian
+scores per class: the hull smooths the local non-convexities of the empirical ROC); on tied
+data (integer or rounded scores) they can differ by the size of a whole tie group, e.g. 1/3
+against 1/4 for targets {1, 1} and non-targets {0, 1}. ``eer(s, L, "rocch") - eer(s, L,
+"raw")`` measures the difference on given data.
+
+Beyond the notes
+----------------
+* **Cllr** (`cllr`): :math:`\frac12 [\mathrm{mean}_{tar} \log_2(1 + e^{-s}) +
+  \mathrm{mean}_{non} \log_2(1 + e^{s})]`, computed with ``np.logaddexp``; 1 for the
+  uninformative all-zero LLRs.
+* **minCllr** (`min_cllr`): Cllr after the best monotone recalibration of the scores, found by the
+  pool-adjacent-violators algorithm (`pav`); the PAV blocks are also the vertices of the ROC
+  convex hull (`roc_convex_hull`). The calibration chapter reuses `pav`.
+* **k-fold scoring** (`kfold_scores`): pooled out-of-fold scores of any ``train(D, L) -> model``.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from .utils import check_int, check_labels
+from .utils import (
+    _as_float_array,
+    check_data_labels,
+    check_int,
+    check_labels,
+    kfold_indices,
+    kfold_shuffled_indices,
+)
 
-__all__ = ["error_rate", "accuracy", "confusion_matrix"]
+__all__ = [
+    "error_rate",
+    "accuracy",
+    "confusion_matrix",
+    "binary_rates",
+    "fn_fp_rates",
+    "effective_prior",
+    "bayes_threshold",
+    "optimal_bayes_decisions",
+    "uniform_cost_matrix",
+    "expected_costs",
+    "bayes_decisions",
+    "dcf",
+    "empirical_bayes_risk",
+    "min_dcf",
+    "act_dcf",
+    "bayes_error_curve",
+    "roc_points",
+    "det_points",
+    "roc_convex_hull",
+    "eer",
+    "cllr",
+    "min_cllr",
+    "pav",
+    "kfold_scores",
+]
+
+_LN2 = np.log(2.0)
+_CHUNK = 1 << 22  # elements of one (priors x operating points) block in min_dcf
+_EER_MAXIT = 200  # cutting-plane iterations before falling back to the PAV convex hull
+_EER_RTOL = 1e-12  # relative gap between the cutting-plane model and the true curve at the end
+_PRIOR_TOL = 1e-9  # tolerance on sum(priors) == 1 and on posterior columns summing to 1
+_POSTERIOR_TOL = 1e-6
+
+
+# ------------------------------------------------------------------------------------------------
+# validation
 
 
 def _check_pred_labels(pred, L) -> tuple[np.ndarray, np.ndarray]:
@@ -20,6 +136,149 @@ def _check_pred_labels(pred, L) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError("L is empty: an error rate needs at least one sample")
     pred = check_labels(pred, L.size, name="pred")
     return pred, L
+
+
+def _check_scores_1d(scores, name: str, *, allow_inf: bool = True) -> np.ndarray:
+    """A 1-D float64 array of N scores; NaN is always an error, +-inf only if not allowed."""
+    a = _as_float_array(scores, name)
+    if a.ndim != 1:
+        hint = ""
+        if a.ndim == 2 and 1 in a.shape:
+            hint = f"; use {name}.ravel()"
+        elif a.ndim == 2 and a.shape[0] == 2:
+            hint = "; for a (2, N) matrix of class log-likelihoods S pass llr = S[1] - S[0]"
+        raise ValueError(f"{name} must be a 1-D array of N scores, got shape {a.shape}{hint}")
+    bad = np.isnan(a) if allow_inf else ~np.isfinite(a)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        what = "NaN" if allow_inf else "NaN or infinite"
+        raise ValueError(
+            f"{name} contains {what} values (first at index {i}: {a[i]}, {int(bad.sum())} in "
+            f"all); remove them or fix the model that produced them"
+        )
+    return a
+
+
+def _check_binary_labels(L, n: int, what: str, name: str = "L") -> np.ndarray:
+    """Labels 0/1 of length n with both classes present."""
+    L = check_labels(L, name=name)
+    if L.size != n:
+        raise ValueError(
+            f"{what} has {n} values but {name} has {L.size} labels: pass one label per score"
+        )
+    if L.size and L.max() > 1:
+        raise ValueError(
+            f"{name} holds label {int(L.max())}: a binary metric needs labels 0 (non-target, "
+            f"H_F) and 1 (target, H_T); select two classes or map the labels first"
+        )
+    nt = int(np.count_nonzero(L))
+    nn = L.size - nt
+    if nt == 0 or nn == 0:
+        missing = "target (class 1)" if nt == 0 else "non-target (class 0)"
+        raise ValueError(
+            f"{name} has no {missing} sample ({nt} targets, {nn} non-targets): Pfn and Pfp are "
+            f"only defined when both classes are present"
+        )
+    return L
+
+
+def _check_binary(scores, L, name: str = "llr") -> tuple[np.ndarray, np.ndarray]:
+    s = _check_scores_1d(scores, name)
+    return s, _check_binary_labels(L, s.size, name)
+
+
+def _check_prior(prior, name: str = "prior") -> np.ndarray:
+    """A prior (scalar or 1-D array) in the open interval (0, 1), as a float64 array."""
+    p = _as_float_array(prior, name)
+    if p.ndim > 1:
+        raise ValueError(f"{name} must be a number or a 1-D array of priors, got shape {p.shape}")
+    ok = (p > 0.0) & (p < 1.0)  # False for NaN too
+    if not np.all(ok):
+        bad = p[~ok].ravel()[0]
+        raise ValueError(
+            f"{name} must lie in the open interval (0, 1), got {float(bad)!r}: with a prior of "
+            f"0 or 1 one class never occurs and the normalised DCF is undefined"
+        )
+    return p
+
+
+def _check_cost(c, name: str) -> float:
+    a = _as_float_array(c, name)
+    if a.ndim != 0:
+        raise ValueError(f"{name} must be a number (one application), got shape {a.shape}")
+    v = float(a)
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be a finite cost, got {v!r}")
+    if v < 0:
+        raise ValueError(f"{name} = {v!r} is negative: costs of errors must be positive")
+    if v == 0:
+        raise ValueError(
+            f"{name} = 0: costs of errors must be positive (a zero cost makes the Bayes "
+            f"threshold infinite and the normalised DCF undefined)"
+        )
+    return v
+
+
+def _check_cost_matrix(costs, K: int | None = None, what: str = "") -> np.ndarray:
+    C = _as_float_array(costs, "costs")
+    if C.ndim != 2 or C.shape[0] != C.shape[1]:
+        raise ValueError(
+            f"costs must be a square (K, K) matrix with costs[a, c] = cost of deciding a when "
+            f"the true class is c, got shape {C.shape}"
+        )
+    if K is not None and C.shape[0] != K:
+        raise ValueError(
+            f"costs has shape {C.shape} but {what} K = {K} classes: expected ({K}, {K})"
+        )
+    if not np.all(np.isfinite(C)):
+        raise ValueError("costs contains NaN or infinite values")
+    if np.any(C < 0):
+        a, c = np.argwhere(C < 0)[0]
+        raise ValueError(
+            f"costs has a negative entry costs[{a}, {c}] = {C[a, c]!r}: costs must be >= 0"
+        )
+    return C
+
+
+def _check_class_priors(priors, K: int) -> np.ndarray:
+    p = _as_float_array(priors, "priors")
+    if p.ndim != 1 or p.size != K:
+        raise ValueError(
+            f"priors must be a 1-D array of K = {K} class priors (one per row of costs), got "
+            f"shape {p.shape}"
+        )
+    if not np.all((p >= 0.0) & (p <= 1.0)):
+        bad = p[~((p >= 0.0) & (p <= 1.0))][0]
+        raise ValueError(f"priors must be probabilities in [0, 1], got {float(bad)!r}")
+    if abs(p.sum() - 1.0) > _PRIOR_TOL:
+        raise ValueError(f"priors must sum to 1 (within {_PRIOR_TOL:g}), got {p.sum():.12g}")
+    return p
+
+
+def _check_log_posteriors(log_posteriors) -> np.ndarray:
+    lp = _as_float_array(log_posteriors, "log_posteriors")
+    if lp.ndim != 2:
+        hint = "; use vcol(x) for a single sample" if lp.ndim == 1 else ""
+        raise ValueError(
+            f"log_posteriors must be a (K, N) matrix, one row per class and one column per "
+            f"sample, got shape {lp.shape}{hint}"
+        )
+    if np.isnan(lp).any() or np.isposinf(lp).any():
+        raise ValueError("log_posteriors contains NaN or +inf values")
+    P = np.exp(lp)
+    dev = np.abs(P.sum(axis=0) - 1.0)
+    if dev.size and dev.max() > _POSTERIOR_TOL:
+        n = int(dev.argmax())
+        raise ValueError(
+            f"column {n} of log_posteriors exponentiates to a sum of {P[:, n].sum():.6g}, not 1: "
+            f"pass class log-posteriors log P(c | x) (e.g. mlpr.generative.log_posteriors(S, "
+            f"priors)), not log-likelihoods"
+        )
+    return P
+
+
+# ------------------------------------------------------------------------------------------------
+# error rates and confusion matrices
 
 
 def error_rate(pred, L) -> float:
@@ -72,3 +331,965 @@ def confusion_matrix(pred, L, K: int | None = None) -> np.ndarray:
     check_labels(pred, name="pred", n_classes=K)
     check_labels(L, name="L", n_classes=K)
     return np.bincount(pred * K + L, minlength=K * K).reshape(K, K)
+
+
+def binary_rates(M) -> dict:
+    """Error and success rates of a binary confusion matrix.
+
+    Parameters
+    ----------
+    M : array_like, shape (2, 2)
+        Confusion matrix with rows = predicted class, columns = true class (`confusion_matrix`);
+        class 1 is the target.
+
+    Returns
+    -------
+    dict
+        ``Pfn`` (false negative / miss rate) ``= M[0, 1] / (M[0, 1] + M[1, 1])``,
+        ``Pfp`` (false positive / false alarm rate) ``= M[1, 0] / (M[0, 0] + M[1, 0])``,
+        ``TPR = 1 - Pfn = M[1, 1] / (M[0, 1] + M[1, 1])`` and
+        ``TNR = 1 - Pfp = M[0, 0] / (M[0, 0] + M[1, 0])``, each a float.
+    """
+    M = _as_float_array(M, "M")
+    if M.shape != (2, 2):
+        raise ValueError(
+            f"M must be a (2, 2) binary confusion matrix (rows = predicted, columns = true "
+            f"class), got shape {M.shape}"
+        )
+    if not np.all(np.isfinite(M)) or np.any(M < 0):
+        raise ValueError("M must hold non-negative finite counts")
+    n = M.sum(axis=0)  # samples of each true class
+    for c, who in ((0, "non-target (class 0)"), (1, "target (class 1)")):
+        if n[c] == 0:
+            raise ValueError(
+                f"M has no true {who} sample (column {c} sums to 0): its rates are undefined"
+            )
+    return {
+        "Pfn": float(M[0, 1] / n[1]),
+        "Pfp": float(M[1, 0] / n[0]),
+        "TPR": float(M[1, 1] / n[1]),
+        "TNR": float(M[0, 0] / n[0]),
+    }
+
+
+def _check_binary_pred(pred, L) -> tuple[np.ndarray, np.ndarray]:
+    pred = check_labels(pred, name="pred")
+    L = _check_binary_labels(L, pred.size, "pred")
+    if pred.max() > 1:
+        raise ValueError(
+            f"pred holds label {int(pred.max())}: binary decisions must be 0 (H_F) or 1 (H_T)"
+        )
+    return pred, L
+
+
+def fn_fp_rates(pred, L) -> tuple[float, float]:
+    """False negative and false positive rates ``(Pfn, Pfp)`` of binary decisions.
+
+    Parameters
+    ----------
+    pred : ndarray, shape (N,)
+        Decisions 0 (non-target) or 1 (target).
+    L : ndarray, shape (N,)
+        True labels 0/1, both classes present.
+
+    Returns
+    -------
+    (Pfn, Pfp) : tuple of float
+        Fraction of targets decided 0, fraction of non-targets decided 1 (see `binary_rates`
+        for TPR and TNR).
+    """
+    pred, L = _check_binary_pred(pred, L)
+    r = binary_rates(confusion_matrix(pred, L, K=2))
+    return r["Pfn"], r["Pfp"]
+
+
+# ------------------------------------------------------------------------------------------------
+# Bayes decisions
+
+
+def _as_result(x: np.ndarray, scalar: bool):
+    return float(x.reshape(())) if scalar else x
+
+
+def effective_prior(prior, Cfn=1.0, Cfp=1.0):
+    r"""Effective prior of the application (prior, Cfn, Cfp).
+
+    Parameters
+    ----------
+    prior : float or array_like, shape (P,)
+        Target prior :math:`\pi` in (0, 1).
+    Cfn, Cfp : float
+        Positive costs of a false negative (missed target) and a false positive.
+
+    Returns
+    -------
+    float or ndarray, shape (P,)
+
+    Notes
+    -----
+    Section 7.1 of the MLPR notes: the application (:math:`\tilde\pi`, 1, 1) has the same Bayes
+    decisions and the same normalised DCF as (:math:`\pi`, :math:`C_{fn}`, :math:`C_{fp}`).
+
+    .. math:: \tilde\pi = \frac{\pi C_{fn}}{\pi C_{fn} + (1 - \pi) C_{fp}}
+    """
+    p = _check_prior(prior)
+    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    out = p * Cfn / (p * Cfn + (1.0 - p) * Cfp)  # eq. effective prior
+    return _as_result(out, p.ndim == 0)
+
+
+def _threshold(p: np.ndarray, Cfn: float, Cfp: float) -> np.ndarray:
+    # t = -log(pi Cfn / ((1 - pi) Cfp)), with log1p for priors close to 0
+    return np.log1p(-p) + np.log(Cfp) - np.log(p) - np.log(Cfn)
+
+
+def bayes_threshold(prior, Cfn=1.0, Cfp=1.0):
+    r"""Bayes-optimal threshold on calibrated LLRs for the application (prior, Cfn, Cfp).
+
+    Returns ``t`` (float, or an array for an array of priors) such that deciding class 1 when
+    ``llr >= t`` minimises the expected cost.
+
+    Notes
+    -----
+    Section 7.1 of the MLPR notes:
+
+    .. math:: t = -\log \frac{\pi C_{fn}}{(1 - \pi) C_{fp}}
+    """
+    p = _check_prior(prior)
+    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    return _as_result(_threshold(p, Cfn, Cfp), p.ndim == 0)
+
+
+def optimal_bayes_decisions(llr, prior, Cfn=1.0, Cfp=1.0) -> np.ndarray:
+    r"""Bayes decisions from log-likelihood ratios for the application (prior, Cfn, Cfp).
+
+    Parameters
+    ----------
+    llr : ndarray, shape (N,)
+        Log-likelihood ratios ``log f(x|1) - log f(x|0)``; +-inf allowed, NaN not.
+    prior : float
+        Target prior in (0, 1).
+    Cfn, Cfp : float
+        Positive costs of a false negative and of a false positive.
+
+    Returns
+    -------
+    ndarray of int64, shape (N,)
+        1 where ``llr >= t`` (`bayes_threshold`), else 0.
+
+    Notes
+    -----
+    Section 7.1 of the MLPR notes: decide :math:`H_T` when
+    :math:`\pi C_{fn} f(x|H_T) \ge (1 - \pi) C_{fp} f(x|H_F)`, i.e. :math:`\mathrm{llr} \ge t`.
+    """
+    s = _check_scores_1d(llr, "llr")
+    p = _check_prior(prior)
+    if p.ndim != 0:
+        raise ValueError("prior must be a single number here: one application at a time")
+    t = _threshold(p, _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp"))
+    return (s >= t).astype(np.int64)
+
+
+def uniform_cost_matrix(K: int) -> np.ndarray:
+    """The 0-1 cost matrix ``1 - I`` of K classes: every error costs 1, MAP decisions are
+    Bayes-optimal for it."""
+    K = check_int(K, "K", low=2)
+    return 1.0 - np.eye(K)
+
+
+def expected_costs(log_posteriors, costs) -> np.ndarray:
+    r"""Expected cost of each decision for each sample, shape (K, N).
+
+    Parameters
+    ----------
+    log_posteriors : array_like, shape (K, N)
+        Class log-posteriors :math:`\log P(c \mid x_n)`; each column must exponentiate to a
+        distribution (within 1e-6).
+    costs : array_like, shape (K, K)
+        ``costs[a, c]`` = cost of deciding class a when the true class is c (>= 0).
+
+    Returns
+    -------
+    ndarray, shape (K, N)
+        ``R[a, n] = sum_c costs[a, c] P(c | x_n)``.
+
+    Notes
+    -----
+    Section 7.1 of the MLPR notes (multiclass Bayes decisions):
+
+    .. math:: \mathcal{C}(a \mid x) = \sum_c C(a \mid c) P(c \mid x)
+    """
+    P = _check_log_posteriors(log_posteriors)
+    C = _check_cost_matrix(costs, P.shape[0], "the log-posteriors have")
+    return C @ P  # eq. expected cost of decision a
+
+
+def bayes_decisions(log_posteriors, costs) -> np.ndarray:
+    r"""Bayes decisions of a multiclass task: for each sample the decision of least expected cost.
+
+    Parameters
+    ----------
+    log_posteriors : array_like, shape (K, N)
+        Class log-posteriors (columns exponentiate to distributions).
+    costs : array_like, shape (K, K)
+        ``costs[a, c]`` = cost of deciding a when the true class is c.
+
+    Returns
+    -------
+    ndarray of int64, shape (N,)
+        ``argmin_a sum_c costs[a, c] P(c | x)`` (the lowest index on ties). With
+        ``uniform_cost_matrix(K)`` these are the MAP decisions.
+
+    Notes
+    -----
+    Classes are numbered from 0 here and from 1 in the notes: the notes' worked example (costs
+    [[0, 1, 2], [1, 0, 1], [2, 1, 0]], posteriors (0.40, 0.25, 0.35), expected costs
+    (0.95, 0.75, 1.05)) decides the notes' "class 2", which is index 1 here.
+    """
+    return np.argmin(expected_costs(log_posteriors, costs), axis=0).astype(np.int64)
+
+
+# ------------------------------------------------------------------------------------------------
+# DCF
+
+
+def _dcf_from_counts(n_fn, n_fp, nt: int, nn: int, p: np.ndarray, Cfn: float, Cfp: float,
+                     normalize: bool) -> np.ndarray:
+    """DCF from error counts; the one formula every DCF of this module goes through, so that
+    `dcf`, `act_dcf`, `min_dcf` and `bayes_error_curve` agree to the last bit."""
+    a = p * Cfn
+    b = (1.0 - p) * Cfp
+    Pfn = np.asarray(n_fn) / nt
+    Pfp = np.asarray(n_fp) / nn
+    out = a * Pfn + b * Pfp  # eq. DCF_u = pi Cfn Pfn + (1 - pi) Cfp Pfp
+    if normalize:
+        out = out / np.minimum(a, b)  # eq. cost of the best data-independent system
+    return out
+
+
+def dcf(pred, L, prior, Cfn=1.0, Cfp=1.0, normalize: bool = True):
+    r"""Detection cost function of binary decisions for the application (prior, Cfn, Cfp).
+
+    Parameters
+    ----------
+    pred : ndarray, shape (N,)
+        Decisions 0 or 1 (e.g. `optimal_bayes_decisions`).
+    L : ndarray, shape (N,)
+        True labels 0/1, both classes present.
+    prior : float or array_like, shape (P,)
+        Target prior(s) in (0, 1).
+    Cfn, Cfp : float
+        Positive error costs.
+    normalize : bool
+        Divide by ``min(prior Cfn, (1 - prior) Cfp)``, the cost of the best system that does not
+        look at the data (default).
+
+    Returns
+    -------
+    float, or ndarray of shape (P,) for an array of priors.
+
+    Notes
+    -----
+    Section 7.1 of the MLPR notes:
+
+    .. math::
+
+        \mathrm{DCF}_u = \pi C_{fn} P_{fn} + (1 - \pi) C_{fp} P_{fp}, \quad
+        \mathrm{DCF} = \frac{\mathrm{DCF}_u}{\min(\pi C_{fn}, (1 - \pi) C_{fp})}
+    """
+    pred, L = _check_binary_pred(pred, L)
+    p = _check_prior(prior)
+    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    nt = int(np.count_nonzero(L))
+    nn = L.size - nt
+    n_fn = int(np.count_nonzero((pred == 0) & (L == 1)))
+    n_fp = int(np.count_nonzero((pred == 1) & (L == 0)))
+    return _as_result(_dcf_from_counts(n_fn, n_fp, nt, nn, p, Cfn, Cfp, normalize), p.ndim == 0)
+
+
+def empirical_bayes_risk(pred, L, priors, costs, normalize: bool = True) -> float:
+    r"""Empirical Bayes risk (multiclass DCF) of decisions for the application (priors, costs).
+
+    Parameters
+    ----------
+    pred : ndarray, shape (N,)
+        Decisions 0..K-1.
+    L : ndarray, shape (N,)
+        True labels 0..K-1; every class with a positive prior must have a sample.
+    priors : array_like, shape (K,)
+        Class priors in [0, 1] summing to 1.
+    costs : array_like, shape (K, K)
+        ``costs[a, c]`` = cost of deciding a when the true class is c (>= 0); K is its size.
+    normalize : bool
+        Divide by the risk of the best data-independent system, ``min_a sum_c pi_c C(a|c)``.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    Section 7.1 of the MLPR notes, with :math:`R_{ac} = M_{ac} / N_c` the confusion matrix
+    normalised per true class:
+
+    .. math::
+
+        \mathcal{B} = \sum_c \frac{\pi_c}{N_c} \sum_{i \mid c_i = c} C(a_i \mid c)
+                    = \sum_c \pi_c \sum_a R_{ac} C(a \mid c),
+        \qquad \mathcal{B}_{norm} = \frac{\mathcal{B}}{\min_a \sum_c \pi_c C(a \mid c)}
+
+    With K = 2, ``priors = (1 - pi, pi)`` and ``costs = [[0, Cfn], [Cfp, 0]]`` this is `dcf`.
+    """
+    C = _check_cost_matrix(costs)
+    K = C.shape[0]
+    pi = _check_class_priors(priors, K)
+    pred, L = _check_pred_labels(pred, L)
+    check_labels(pred, name="pred", n_classes=K)
+    check_labels(L, name="L", n_classes=K)
+    M = confusion_matrix(pred, L, K)
+    Nc = M.sum(axis=0)
+    missing = np.flatnonzero((pi > 0) & (Nc == 0))
+    if missing.size:
+        c = int(missing[0])
+        raise ValueError(
+            f"class {c} has prior {pi[c]:g} but no sample in L: its error rates are undefined"
+        )
+    R = M / np.maximum(Nc, 1)  # R[a, c] = fraction of class c decided a
+    risk = float(np.sum(pi * np.sum(C * R, axis=0)))  # eq. sum_c pi_c sum_a R_ac C(a|c)
+    if normalize:
+        dummy = float(np.min(C @ pi))  # eq. min_a sum_c pi_c C(a|c)
+        if dummy == 0.0:
+            raise ValueError(
+                "the best data-independent decision has zero expected cost for these priors "
+                "and costs: the normalised risk is undefined; use normalize=False"
+            )
+        risk /= dummy
+    return risk
+
+
+# ------------------------------------------------------------------------------------------------
+# operating points: one sort, cumulative counts
+
+
+class _Ranked(NamedTuple):
+    """Scores sorted in ascending order with cumulative class counts.
+
+    ``cum_tar[j]`` / ``cum_non[j]`` = targets / non-targets among the j lowest scores, j = 0..N.
+    A *split* j rejects the j lowest scores and accepts the others; only splits between distinct
+    score values (`_splits`) are thresholds.
+    """
+
+    s: np.ndarray
+    cum_tar: np.ndarray
+    cum_non: np.ndarray
+    nt: int
+    nn: int
+
+
+def _rank(s: np.ndarray, L: np.ndarray) -> _Ranked:
+    order = np.argsort(s)  # the single O(N log N) step
+    N = s.size
+    cum_tar = np.zeros(N + 1, dtype=np.int64)
+    np.cumsum(L[order], out=cum_tar[1:])
+    cum_non = np.arange(N + 1, dtype=np.int64) - cum_tar
+    nt = int(cum_tar[-1])
+    return _Ranked(s[order], cum_tar, cum_non, nt, N - nt)
+
+
+def _splits(R: _Ranked) -> np.ndarray:
+    """Every split that a threshold realises: 0 (accept all), N (reject all), and each j where
+    the sorted scores change value, so tied scores are never separated."""
+    ss = R.s
+    inner = np.flatnonzero(ss[1:] != ss[:-1]) + 1
+    return np.concatenate(([0], inner, [ss.size]))
+
+
+def _candidates(R: _Ranked, j: np.ndarray) -> np.ndarray:
+    """The splits that can minimise a DCF, i.e. the corners of the ROC staircase.
+
+    If the tie group just below split j holds only targets, accepting it lowers Pfn and leaves
+    Pfp unchanged; if the group just above holds only non-targets, rejecting it lowers Pfp. Such
+    splits are strictly worse than a neighbour for every prior in (0, 1) and never lie on the ROC
+    convex hull, so minDCF and the EER only need the others (about 1/7 of 10^6 untied Gaussian
+    scores).
+    """
+    non_below = np.diff(R.cum_non[j])  # non-targets in the group between consecutive splits
+    tar_above = np.diff(R.cum_tar[j])
+    keep = np.ones(j.size, dtype=bool)
+    keep[1:] &= non_below > 0
+    keep[:-1] &= tar_above > 0
+    keep[0] = keep[-1] = True  # the two data-independent systems
+    return j[keep]
+
+
+def _errors(R: _Ranked, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Numbers of false negatives and false positives at splits j."""
+    return R.cum_tar[j], R.nn - R.cum_non[j]
+
+
+def _split_thresholds(R: _Ranked, j: np.ndarray) -> np.ndarray:
+    """The threshold of split j: the lowest accepted score, -inf for j = 0, +inf for j = N."""
+    N = R.s.size
+    t = R.s[np.minimum(j, N - 1)].copy()
+    t[j == 0] = -np.inf
+    t[j == N] = np.inf
+    return t
+
+
+def _argmin_dcf(n_fn: np.ndarray, n_fp: np.ndarray, R: _Ranked, p: np.ndarray, Cfn: float,
+                Cfp: float) -> np.ndarray:
+    """For each prior, the index of the operating point of least DCF, vectorised over priors in
+    blocks of about ``_CHUNK`` elements (the sort is shared by all priors)."""
+    Pfn = n_fn / R.nt
+    Pfp = n_fp / R.nn
+    a = p * Cfn
+    b = (1.0 - p) * Cfp
+    M = Pfn.size
+    rows = max(1, min(p.size, _CHUNK // M))
+    buf = np.empty((rows, M))
+    tmp = np.empty((rows, M))
+    idx = np.empty(p.size, dtype=np.intp)
+    for start in range(0, p.size, rows):
+        stop = min(start + rows, p.size)
+        B, T = buf[: stop - start], tmp[: stop - start]
+        np.multiply(a[start:stop, None], Pfn, out=B)
+        np.multiply(b[start:stop, None], Pfp, out=T)
+        B += T  # DCF_u at every operating point; normalising does not move the argmin
+        idx[start:stop] = B.argmin(axis=1)
+    return idx
+
+
+def _min_dcf_ranked(R: _Ranked, p: np.ndarray, Cfn: float, Cfp: float):
+    j = _candidates(R, _splits(R))
+    n_fn, n_fp = _errors(R, j)
+    k = _argmin_dcf(n_fn, n_fp, R, p, Cfn, Cfp)
+    val = _dcf_from_counts(n_fn[k], n_fp[k], R.nt, R.nn, p, Cfn, Cfp, True)
+    return val, _split_thresholds(R, j[k])
+
+
+def _act_dcf_ranked(R: _Ranked, p: np.ndarray, Cfn: float, Cfp: float) -> np.ndarray:
+    t = _threshold(p, Cfn, Cfp)
+    k = np.searchsorted(R.s, t, side="left")  # number of scores < t: the rejected ones
+    n_fn, n_fp = _errors(R, k)
+    return _dcf_from_counts(n_fn, n_fp, R.nt, R.nn, p, Cfn, Cfp, True)
+
+
+def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
+    r"""Minimum normalised DCF over all thresholds on the scores.
+
+    Parameters
+    ----------
+    llr : ndarray, shape (N,)
+        Scores (need not be calibrated: only their order matters); +-inf allowed, NaN not.
+    L : ndarray, shape (N,)
+        Labels 0/1, both classes present.
+    prior : float or array_like, shape (P,)
+        Target prior(s) in (0, 1); an array evaluates all of them on one sort.
+    Cfn, Cfp : float
+        Positive error costs.
+    return_threshold : bool
+        Also return a threshold ``t`` attaining the minimum (decisions ``llr >= t``): -inf means
+        accept everything, +inf reject everything, otherwise it is the lowest accepted score. On
+        ties between thresholds the lowest one is returned.
+
+    Returns
+    -------
+    minDCF : float, or ndarray of shape (P,)
+    threshold : float or ndarray of shape (P,), only if ``return_threshold``
+
+    Notes
+    -----
+    Section 7.2 of the MLPR notes: the normalised DCF (`dcf`) of the decisions ``llr >= t`` is
+    minimised over every ``t`` that changes a decision, i.e. every distinct score value and
+    +-inf. The scores are sorted once; Pfn and Pfp at every split between distinct values come
+    from cumulative counts, so tied scores are decided together, the result is independent of
+    the input order and of any strictly increasing transform of the scores, and it is at most 1
+    (the accept-all and reject-all systems are included). Cost O(N log N + P N').
+
+    If some scores are +inf, no finite threshold rejects them; the reject-all system is still
+    included (reported with threshold +inf) as the data-independent reference.
+    """
+    s, L = _check_binary(llr, L)
+    p = _check_prior(prior)
+    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    val, thr = _min_dcf_ranked(_rank(s, L), p.ravel(), Cfn, Cfp)
+    scalar = p.ndim == 0
+    if return_threshold:
+        return _as_result(val, scalar), _as_result(thr, scalar)
+    return _as_result(val, scalar)
+
+
+def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
+    r"""Actual normalised DCF: the DCF of the Bayes decisions taken on the scores as LLRs.
+
+    Parameters
+    ----------
+    llr : ndarray, shape (N,)
+        Log-likelihood ratios; +-inf allowed, NaN not.
+    L : ndarray, shape (N,)
+        Labels 0/1, both classes present.
+    prior : float or array_like, shape (P,)
+        Target prior(s) in (0, 1).
+    Cfn, Cfp : float
+        Positive error costs.
+
+    Returns
+    -------
+    float, or ndarray of shape (P,)
+
+    Notes
+    -----
+    Section 7.2 of the MLPR notes: ``dcf(optimal_bayes_decisions(llr, prior, Cfn, Cfp), L,
+    prior, Cfn, Cfp)``, with decisions ``llr >= t``, :math:`t = -\log \frac{\pi C_{fn}}{(1 -
+    \pi) C_{fp}}`. ``act_dcf - min_dcf >= 0`` is the calibration loss.
+    """
+    s, L = _check_binary(llr, L)
+    p = _check_prior(prior)
+    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    if p.ndim == 0:  # one application: O(N), no sort
+        t = _threshold(p, Cfn, Cfp)
+        tar = L == 1
+        n_fn = int(np.count_nonzero(tar & (s < t)))
+        n_fp = int(np.count_nonzero(~tar & (s >= t)))
+        nt = int(np.count_nonzero(tar))
+        return float(_dcf_from_counts(n_fn, n_fp, nt, L.size - nt, p, Cfn, Cfp, True))
+    return _act_dcf_ranked(_rank(s, L), p, Cfn, Cfp)
+
+
+def bayes_error_curve(llr, L, prior_log_odds):
+    r"""Actual and minimum normalised DCF over a range of effective priors (Bayes error plot).
+
+    Parameters
+    ----------
+    llr : ndarray, shape (N,)
+        Log-likelihood ratios; +-inf allowed, NaN not.
+    L : ndarray, shape (N,)
+        Labels 0/1, both classes present.
+    prior_log_odds : array_like, shape (P,)
+        Effective prior log-odds :math:`\log \frac{\tilde\pi}{1 - \tilde\pi}`, e.g.
+        ``numpy.linspace(-3, 3, 21)``; the priors :math:`\tilde\pi = 1 / (1 + e^{-x})` must be
+        in (0, 1) in float64, i.e. about |x| < 36.
+
+    Returns
+    -------
+    prior_log_odds : ndarray, shape (P,)
+    act : ndarray, shape (P,)
+        ``act_dcf(llr, L, pi)`` at each effective prior, with Cfn = Cfp = 1.
+    minimum : ndarray, shape (P,)
+        ``min_dcf(llr, L, pi)`` at each effective prior.
+
+    Notes
+    -----
+    Section 7.2 of the MLPR notes. The scores are sorted once for all priors; the results equal
+    the per-prior calls to `act_dcf` and `min_dcf` exactly.
+    """
+    s, L = _check_binary(llr, L)
+    x = _as_float_array(prior_log_odds, "prior_log_odds")
+    if x.ndim != 1:
+        raise ValueError(f"prior_log_odds must be a 1-D array, got shape {x.shape}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("prior_log_odds contains NaN or infinite values")
+    pi = 1.0 / (1.0 + np.exp(-x))  # eq. effective prior from its log-odds
+    if np.any((pi <= 0.0) | (pi >= 1.0)):
+        bad = x[(pi <= 0.0) | (pi >= 1.0)][0]
+        raise ValueError(
+            f"prior_log_odds = {bad!r} gives an effective prior of 0 or 1 in float64: keep "
+            f"|prior_log_odds| below about 36"
+        )
+    R = _rank(s, L)
+    minimum, _ = _min_dcf_ranked(R, pi, 1.0, 1.0)
+    return x, _act_dcf_ranked(R, pi, 1.0, 1.0), minimum
+
+
+# ------------------------------------------------------------------------------------------------
+# ROC, DET, convex hull, EER
+
+
+def roc_points(scores, L, return_thresholds: bool = False):
+    """ROC operating points (Pfp, Ptp) at every threshold that changes a decision.
+
+    Parameters
+    ----------
+    scores : ndarray, shape (N,)
+        Scores, larger = more target-like; +-inf allowed, NaN not.
+    L : ndarray, shape (N,)
+        Labels 0/1, both classes present.
+    return_thresholds : bool
+        Also return the thresholds (decisions ``scores >= t``).
+
+    Returns
+    -------
+    Pfp : ndarray, shape (M,)
+        False positive rate (1 - specificity), non-decreasing from 0 to 1.
+    Ptp : ndarray, shape (M,)
+        True positive rate = 1 - Pfn, non-decreasing from 0 to 1.
+    thresholds : ndarray, shape (M,), only if ``return_thresholds``
+        Decreasing: +inf (reject all, the point (0, 0)), then each distinct score value from
+        the largest down to the second lowest, then -inf (accept all, the point (1, 1), the
+        decisions of the lowest score too). M = number of distinct scores + 1.
+    """
+    s, L = _check_binary(scores, L, "scores")
+    R = _rank(s, L)
+    j = _splits(R)[::-1]
+    n_fn, n_fp = _errors(R, j)
+    Pfp = n_fp / R.nn
+    Ptp = (R.nt - n_fn) / R.nt
+    if return_thresholds:
+        return Pfp, Ptp, _split_thresholds(R, j)
+    return Pfp, Ptp
+
+
+def det_points(scores, L, return_thresholds: bool = False):
+    """DET operating points (Pfp, Pfn) at every threshold that changes a decision.
+
+    Same points and order as `roc_points` (Pfp non-decreasing, Pfn non-increasing), with the
+    miss rate ``Pfn = 1 - Ptp`` instead of the true positive rate; `mlpr.plots.plot_det` draws
+    them on normal-deviate (probit) axes.
+    """
+    out = roc_points(scores, L, return_thresholds)
+    return (out[0], 1.0 - out[1]) + tuple(out[2:])
+
+
+def _pav_blocks(y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Stack-based pool-adjacent-violators: block values and block lengths (in entries of y).
+
+    Runs of equal consecutive values are pooled first (an isotonic fit never separates them),
+    then every run is pushed on a stack and merged with the block below while that block's mean
+    is larger, so each run is pushed and popped at most once: O(N).
+    """
+    N = y.size
+    starts = np.flatnonzero(np.concatenate(([True], y[1:] != y[:-1])))
+    run_len = np.diff(np.append(starts, N))
+    run_w = np.add.reduceat(w, starts)
+    run_wy = np.add.reduceat(w * y, starts)
+    sw: list[float] = []  # per block: sum of weights, sum of weighted values, number of runs
+    swy: list[float] = []
+    nrun: list[int] = []
+    for ww, wy in zip(run_w.tolist(), run_wy.tolist()):
+        n = 1
+        # pool while the block below has a larger mean: wy_prev / w_prev > wy / ww
+        while sw and swy[-1] * ww > wy * sw[-1]:
+            ww += sw.pop()
+            wy += swy.pop()
+            n += nrun.pop()
+        sw.append(ww)
+        swy.append(wy)
+        nrun.append(n)
+    values = np.array(swy) / np.array(sw)
+    run_block_end = np.cumsum(nrun)  # in runs
+    single = np.array(nrun) == 1
+    values[single] = y[starts[run_block_end[single] - 1]]  # an unpooled run keeps its exact value
+    sizes = np.diff(np.concatenate(([0], np.cumsum(run_len)[run_block_end - 1])))
+    return values, sizes
+
+
+def pav(y, w=None) -> np.ndarray:
+    r"""Weighted isotonic (non-decreasing) regression by pool-adjacent-violators.
+
+    Parameters
+    ----------
+    y : array_like, shape (N,)
+        Finite values, in the order along which the fit must be non-decreasing (e.g. 0/1 labels
+        sorted by score).
+    w : array_like, shape (N,), optional
+        Positive finite weights; default all ones.
+
+    Returns
+    -------
+    ndarray, shape (N,)
+        The fitted values :math:`f`, non-decreasing, piecewise constant on blocks of
+        consecutive entries, each block's value being the weighted mean of its ``y``.
+
+    Notes
+    -----
+    Solves
+
+    .. math:: \min_f \sum_i w_i (y_i - f_i)^2 \quad \text{s.t.} \quad f_1 \le f_2 \le \dots \le f_N
+
+    in O(N) with a stack of blocks (Ayer et al. 1955; the isotonic step of BOSARIS). Applied to
+    0/1 target labels sorted by score, the fit is the monotone posterior of the target class
+    that is optimal for every proper scoring rule; its blocks are the vertices of the ROC convex
+    hull (`roc_convex_hull`, `min_cllr`).
+    """
+    y = _check_scores_1d(y, "y", allow_inf=False)
+    if w is None:
+        w = np.ones_like(y)
+    else:
+        w = _check_scores_1d(w, "w", allow_inf=False)
+        if w.size != y.size:
+            raise ValueError(f"w has {w.size} weights but y has {y.size} values")
+        if np.any(w <= 0):
+            raise ValueError(f"w must hold positive weights, got {float(w[w <= 0][0])!r}")
+    if y.size == 0:
+        return y.copy()
+    values, sizes = _pav_blocks(y, w)
+    return np.repeat(values, sizes)
+
+
+def _groups(R: _Ranked) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Tie groups in ascending score order: splits j, group sizes and targets per group."""
+    j = _splits(R)
+    return j, np.diff(j), np.diff(R.cum_tar[j])
+
+
+def _hull_splits(R: _Ranked) -> np.ndarray:
+    """The splits at the vertices of the ROC convex hull, ascending, via PAV on the tie groups."""
+    j, n_g, t_g = _groups(R)
+    _, sizes = _pav_blocks(t_g / n_g, n_g.astype(np.float64))
+    return j[np.concatenate(([0], np.cumsum(sizes)))]
+
+
+def roc_convex_hull(scores, L) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices (Pfp, Pfn) of the ROC convex hull (ROCCH), in the order of `det_points`.
+
+    The lower-left convex hull of the (Pfp, Pfn) operating points: every DCF is minimised at one
+    of its vertices, and it crosses Pfn = Pfp at the rocch EER. Computed with `pav` on the target
+    fraction of each tie group in score order: the PAV blocks are the hull's segments. Collinear
+    points between blocks of equal value may appear as vertices.
+
+    Returns
+    -------
+    Pfp : ndarray, shape (H,)
+        Non-decreasing, from 0 (reject all) to 1 (accept all).
+    Pfn : ndarray, shape (H,)
+        Non-increasing, from 1 to 0.
+    """
+    s, L = _check_binary(scores, L, "scores")
+    R = _rank(s, L)
+    j = _hull_splits(R)[::-1]
+    n_fn, n_fp = _errors(R, j)
+    return n_fp / R.nn, n_fn / R.nt
+
+
+def _eer_from_hull(R: _Ranked) -> float:
+    n_fn, n_fp = _errors(R, _hull_splits(R))  # ascending splits: Pfn up, Pfp down
+    a, b = n_fn / R.nt, n_fp / R.nn
+    d = a - b  # non-decreasing from -1 to +1
+    k = int(np.argmax(d >= 0))
+    if d[k] == 0:
+        return float(a[k])
+    u = -d[k - 1] / (d[k] - d[k - 1])  # where the segment crosses Pfn = Pfp
+    return float(a[k - 1] + u * (a[k] - a[k - 1]))
+
+
+def _eer_rocch(R: _Ranked) -> float:
+    r"""max_p min_j [p Pfn_j + (1 - p) Pfp_j] by cutting planes on the candidate points.
+
+    Each point j is a line :math:`\ell_j(p) = P_{fp,j} + p (P_{fn,j} - P_{fp,j})`; the curve is
+    their lower envelope, concave. Keep the best line of positive slope and the best of
+    negative slope (initially reject-all, :math:`\ell = p`, and accept-all, :math:`1 - p`);
+    their crossing :math:`\hat p` maximises this two-line upper model. If the envelope at
+    :math:`\hat p` reaches the model, :math:`\hat p` is optimal; otherwise the line attaining
+    the envelope replaces the one of its slope sign, and the model's maximum strictly decreases.
+    """
+    j = _candidates(R, _splits(R))
+    n_fn, n_fp = _errors(R, j)
+    a, b = n_fn / R.nt, n_fp / R.nn
+    d = a - b
+    im, ip = 0, a.size - 1  # accept all (slope -1), reject all (slope +1)
+    for _ in range(_EER_MAXIT):
+        p = (b[im] - b[ip]) / (d[ip] - d[im])
+        vals = b + p * d
+        k = int(vals.argmin())
+        upper = min(vals[ip], vals[im])
+        if vals[k] >= upper * (1.0 - _EER_RTOL) or d[k] == 0:
+            return float(vals[k])
+        if d[k] > 0:
+            ip = k
+        else:
+            im = k
+    return _eer_from_hull(R)  # safety net (about 10 iterations suffice for 10^6 scores)
+
+
+def eer(scores, L, method: str = "rocch") -> float:
+    r"""Equal error rate of binary scores.
+
+    Parameters
+    ----------
+    scores : ndarray, shape (N,)
+        Scores, larger = more target-like; +-inf allowed, NaN not.
+    L : ndarray, shape (N,)
+        Labels 0/1, both classes present.
+    method : {"rocch", "raw"}
+        ``"rocch"`` (default): where the ROC convex hull crosses Pfn = Pfp, equal to the maximum
+        over priors of the minimum Bayes error (BOSARIS's definition). ``"raw"``: the mean of
+        Pfn and Pfp at the threshold where |Pfn - Pfp| is smallest (the lowest such threshold on
+        ties), as several other tools report it.
+
+    Returns
+    -------
+    float
+        In [0, 0.5] for ``"rocch"`` (the hull contains the accept-all and reject-all points);
+        ``"raw"`` can exceed 0.5 for scores that rank the classes the wrong way.
+
+    Notes
+    -----
+    Section 7.2 of the MLPR notes. ``"rocch"``:
+
+    .. math::
+
+        \mathrm{EER} = \max_{p \in [0, 1]} \min_t \left[ p P_{fn}(t) + (1 - p) P_{fp}(t) \right]
+                     = \max_p \; \mathrm{minDCF}(p) \min(p, 1 - p)
+
+    (the minimum of a linear function over the hull, by LP duality), computed exactly by
+    cutting planes on the operating points after one sort; it is invariant to the order of the
+    input and to strictly increasing transforms of the scores. ``"raw"`` can differ from it by
+    up to the size of a tie group divided by the class count (see the module docstring);
+    ``eer(s, L, "rocch") - eer(s, L, "raw")`` shows by how much on given data.
+    """
+    if method not in ("rocch", "raw"):
+        raise ValueError(f"method must be 'rocch' or 'raw', got {method!r}")
+    s, L = _check_binary(scores, L, "scores")
+    R = _rank(s, L)
+    if method == "rocch":
+        return _eer_rocch(R)
+    n_fn, n_fp = _errors(R, _splits(R))
+    a, b = n_fn / R.nt, n_fp / R.nn
+    k = int(np.argmin(np.abs(a - b)))
+    return float(0.5 * (a[k] + b[k]))
+
+
+# ------------------------------------------------------------------------------------------------
+# Cllr
+
+
+def cllr(llr, L) -> float:
+    r"""Log-likelihood-ratio cost (in bits) of calibrated LLRs.
+
+    Parameters
+    ----------
+    llr : ndarray, shape (N,)
+        Log-likelihood ratios (natural log); +-inf allowed (a target at -inf or a non-target at
+        +inf costs +inf), NaN not.
+    L : ndarray, shape (N,)
+        Labels 0/1, both classes present.
+
+    Returns
+    -------
+    float
+        0 for perfect, confident LLRs; exactly 1 for the uninformative all-zero LLRs.
+
+    Notes
+    -----
+    Beyond the notes (Brummer and du Preez, 2006): the average of the logistic losses at the
+    prior 1/2, in bits,
+
+    .. math::
+
+        C_{llr} = \frac12 \left[ \frac{1}{N_t} \sum_{tar} \log_2(1 + e^{-s_i})
+                  + \frac{1}{N_n} \sum_{non} \log_2(1 + e^{s_i}) \right],
+
+    with :math:`\log(1 + e^{z})` = ``np.logaddexp(0, z)`` so that large |s| neither overflows nor
+    loses precision.
+    """
+    s, L = _check_binary(llr, L)
+    tar = L == 1
+    c_tar = np.mean(np.logaddexp(0.0, -s[tar]) / _LN2)
+    c_non = np.mean(np.logaddexp(0.0, s[~tar]) / _LN2)
+    return float(0.5 * (c_tar + c_non))
+
+
+def min_cllr(llr, L) -> float:
+    r"""Cllr after the best monotone recalibration of the scores (the discrimination loss).
+
+    Parameters
+    ----------
+    llr : ndarray, shape (N,)
+        Scores; only their order matters. +-inf allowed, NaN not.
+    L : ndarray, shape (N,)
+        Labels 0/1, both classes present.
+
+    Returns
+    -------
+    float
+        ``min_cllr(llr, L) <= cllr(llr, L)``; ``cllr - min_cllr`` is the calibration loss.
+
+    Notes
+    -----
+    BOSARIS's minCllr: `pav` on the 0/1 labels in score order (tied scores pooled) gives the
+    monotone target posterior :math:`P_b` of each block b that is optimal at the empirical prior
+    :math:`N_t / N`; removing the prior log-odds turns it into an LLR,
+
+    .. math:: \mathrm{llr}_b = \log \frac{P_b}{1 - P_b} - \log \frac{N_t}{N_n},
+
+    computed from the block counts as :math:`\log T_b - \log(N_b - T_b) - \log N_t + \log N_n`.
+    Blocks without targets get -inf and blocks without non-targets +inf, which cost nothing
+    (:math:`\log_2(1 + e^{-\infty}) = 0`); then `cllr` of these LLRs.
+    """
+    s, L = _check_binary(llr, L)
+    R = _rank(s, L)
+    j, n_g, t_g = _groups(R)
+    _, sizes = _pav_blocks(t_g / n_g, n_g.astype(np.float64))
+    edges = np.concatenate(([0], np.cumsum(sizes)))
+    T = np.diff(R.cum_tar[j[edges]]).astype(np.float64)  # targets per block
+    Nn_b = np.diff(R.cum_non[j[edges]]).astype(np.float64)  # non-targets per block
+    with np.errstate(divide="ignore"):
+        lb = np.log(T) - np.log(Nn_b) - np.log(R.nt) + np.log(R.nn)
+    # a block without targets (llr = -inf) adds nothing to the target term, not 0 * inf
+    t, n = T > 0, Nn_b > 0
+    c_tar = np.sum(T[t] * np.logaddexp(0.0, -lb[t])) / (_LN2 * R.nt)
+    c_non = np.sum(Nn_b[n] * np.logaddexp(0.0, lb[n])) / (_LN2 * R.nn)
+    return float(0.5 * (c_tar + c_non))
+
+
+# ------------------------------------------------------------------------------------------------
+# k-fold scoring
+
+
+def kfold_scores(train, D, L, k: int, seed: int | None = None) -> np.ndarray:
+    """Pooled out-of-fold scores of a learner, in the original sample order.
+
+    Parameters
+    ----------
+    train : callable
+        ``train(D, L) -> model`` with ``model.scores(D)`` returning (N,) binary scores or a
+        (K, N) score matrix.
+    D : ndarray, shape (D, N)
+    L : ndarray, shape (N,)
+    k : int
+        Number of folds, 2 <= k <= N.
+    seed : int, optional
+        None: the course's interleaved folds, fold i validating samples ``i, i + k, ...``
+        (`mlpr.utils.kfold_indices`). An int: folds of a random permutation drawn from
+        ``numpy.random.default_rng(seed)`` (`mlpr.utils.kfold_shuffled_indices`).
+
+    Returns
+    -------
+    ndarray, shape (N,) or (K, N)
+        Column n holds the score of sample n from the model trained on the folds that do not
+        contain it; every sample is scored exactly once.
+    """
+    if not callable(train):
+        raise TypeError(
+            f"train must be a callable train(D, L) -> model, got {type(train).__name__}"
+        )
+    D, L = check_data_labels(D, L, require_all=False)
+    N = D.shape[1]
+    k = check_int(k, "k", low=2, high=N)
+    if seed is None:
+        folds = kfold_indices(N, k)
+    else:
+        seed = check_int(seed, "seed", low=0)
+        folds = kfold_shuffled_indices(N, k, np.random.default_rng(seed))
+    out = None
+    for i, (tr, va) in enumerate(folds):
+        model = train(D[:, tr], L[tr])
+        if not callable(getattr(model, "scores", None)):
+            raise TypeError(
+                f"train returned a {type(model).__name__} without a scores(D) method"
+            )
+        S = np.asarray(model.scores(D[:, va]), dtype=np.float64)
+        if S.ndim not in (1, 2) or S.shape[-1] != va.size:
+            raise ValueError(
+                f"fold {i}: model.scores returned shape {S.shape} for {va.size} samples; "
+                f"expected ({va.size},) or (K, {va.size})"
+            )
+        if out is None:
+            out = np.empty(S.shape[:-1] + (N,))
+        elif S.shape[:-1] != out.shape[:-1]:
+            raise ValueError(
+                f"fold {i}: model.scores returned shape {S.shape}, inconsistent with the "
+                f"previous folds ({out.shape[:-1]} rows)"
+            )
+        out[..., va] = S
+    return out

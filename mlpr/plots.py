@@ -33,6 +33,10 @@ __all__ = [
     "plot_decision_regions",
     "plot_bars",
     "plot_images",
+    "plot_roc",
+    "plot_det",
+    "plot_bayes_error",
+    "plot_confusion_matrix",
 ]
 
 COURSE_STYLE = {
@@ -324,4 +328,144 @@ def plot_images(D, *, shape=(28, 28), titles=None, ncols=10, title="", cmap="gra
             ax.set_title(str(titles[i]), fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------------------------------------
+# evaluation (notes ch. 7): ROC, DET, Bayes error plots, confusion matrices
+
+_DET_TICKS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4,
+              0.6, 0.8, 0.9, 0.95, 0.98, 0.99)
+
+
+def _axes(ax, figsize):
+    fig = ax.figure if ax is not None else plt.figure(figsize=figsize)
+    return fig, (ax if ax is not None else fig.add_subplot())
+
+
+def plot_roc(curves: dict, title="", ax=None):
+    """ROC curves: true positive rate against false positive rate, one line per named system.
+
+    Parameters
+    ----------
+    curves : dict
+        ``name -> (Pfp, Ptp)``, e.g. ``mlpr.evaluation.roc_points(scores, L)``.
+    """
+    fig, ax = _axes(ax, (4.8, 4.6))
+    for i, (name, (pfp, ptp)) in enumerate(curves.items()):
+        ax.plot(pfp, ptp, lw=1.5, color=_PALETTE[i % len(_PALETTE)], label=name)
+    ax.plot([0, 1], [0, 1], ls=":", lw=1, color="gray", label="chance")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_xlabel(r"false positive rate $P_{fp}$")
+    ax.set_ylabel(r"true positive rate $P_{tp} = 1 - P_{fn}$")
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    return fig
+
+
+def plot_det(curves: dict, title="", ax=None, lim=(0.001, 0.5)):
+    r"""DET curves: miss rate against false positive rate on normal-deviate (probit) axes.
+
+    Parameters
+    ----------
+    curves : dict
+        ``name -> (Pfp, Pfn)``, e.g. ``mlpr.evaluation.det_points(scores, L)``.
+    lim : (float, float)
+        Visible range of both rates, as fractions in (0, 1); ticks are labelled in percent.
+
+    Notes
+    -----
+    Each axis shows :math:`\Phi^{-1}(P)` (``scipy.special.ndtri``, the same function as
+    ``scipy.stats.norm.ppf``), so that Gaussian class scores give straight lines. Rates of 0
+    and 1 are clipped to 1e-9 and 1 - 1e-9, far outside the visible range. The dotted diagonal
+    Pfn = Pfp meets each curve at its EER.
+    """
+    from scipy.special import ndtri
+
+    lo, hi = (float(v) for v in lim)
+    if not 0.0 < lo < hi < 1.0:
+        raise ValueError(f"lim must satisfy 0 < lim[0] < lim[1] < 1, got {lim!r}")
+    eps = 1e-9
+
+    def probit(p):
+        return ndtri(np.clip(np.asarray(p, dtype=float), eps, 1.0 - eps))
+
+    fig, ax = _axes(ax, (4.8, 4.6))
+    for i, (name, (pfp, pfn)) in enumerate(curves.items()):
+        ax.plot(probit(pfp), probit(pfn), lw=1.5, color=_PALETTE[i % len(_PALETTE)], label=name)
+    ax.plot(probit([lo, hi]), probit([lo, hi]), ls=":", lw=1, color="gray",
+            label=r"$P_{fn} = P_{fp}$ (EER)")
+    ticks = [t for t in _DET_TICKS if lo <= t <= hi]
+    labels = [f"{100 * t:g}" for t in ticks]
+    ax.set_xticks(probit(ticks), labels=labels)
+    ax.set_yticks(probit(ticks), labels=labels)
+    ax.set_xlim(probit(lo), probit(hi))
+    ax.set_ylim(probit(lo), probit(hi))
+    ax.set_aspect("equal")
+    ax.set_xlabel(r"false positive rate $P_{fp}$ (%)")
+    ax.set_ylabel(r"false negative (miss) rate $P_{fn}$ (%)")
+    ax.set_title(title)
+    ax.legend(loc="upper right")
+    return fig
+
+
+def plot_bayes_error(prior_log_odds, curves: dict, title="", ax=None, ylim=(0.0, 1.1)):
+    """Bayes error plot: actual (solid) and minimum (dashed) normalised DCF against the prior
+    log-odds, one colour per system, as in the notes.
+
+    Parameters
+    ----------
+    prior_log_odds : array_like, shape (P,)
+    curves : dict
+        ``name -> (actDCF, minDCF)``, arrays of shape (P,), e.g. the last two outputs of
+        ``mlpr.evaluation.bayes_error_curve(llr, L, prior_log_odds)``.
+    """
+    x = np.asarray(prior_log_odds, dtype=float)
+    fig, ax = _axes(ax, (5.5, 4))
+    for i, (name, (act, mindcf)) in enumerate(curves.items()):
+        color = _PALETTE[i % len(_PALETTE)]
+        ax.plot(x, act, ls="-", lw=1.5, color=color, label=f"{name}: actDCF")
+        ax.plot(x, mindcf, ls="--", lw=1.5, color=color, label=f"{name}: minDCF")
+    ax.set_xlim(x.min(), x.max())
+    ax.set_ylim(*ylim)
+    ax.set_xlabel(r"prior log-odds $\log \frac{\tilde\pi}{1 - \tilde\pi}$")
+    ax.set_ylabel("normalised DCF")
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def plot_confusion_matrix(M, class_names=None, title="", ax=None, cmap="Blues"):
+    """Heat map of a confusion matrix with the count in each cell.
+
+    Parameters
+    ----------
+    M : array_like, shape (K, K)
+        ``M[i, j]`` = samples predicted i whose true class is j (`mlpr.evaluation.
+        confusion_matrix`): rows (y axis) are predicted classes, columns (x axis) true classes.
+    """
+    M = np.asarray(M)
+    if M.ndim != 2 or M.shape[0] != M.shape[1]:
+        raise ValueError(f"M must be a square (K, K) confusion matrix, got shape {M.shape}")
+    K = M.shape[0]
+    names = [str(n) for n in _names(class_names, K, "class")]
+    fig, ax = _axes(ax, (1.2 + 0.6 * K, 0.9 + 0.6 * K) if K > 4 else (4, 3.4))
+    im = ax.imshow(M, cmap=cmap)
+    ax.grid(False)
+    top = float(M.max()) if M.size else 0.0
+    integral = np.all(np.asarray(M) == np.round(M))
+    for i in range(K):
+        for j in range(K):
+            v = M[i, j]
+            ax.text(j, i, f"{int(v)}" if integral else f"{v:.3g}", ha="center", va="center",
+                    fontsize=8 if K > 6 else 10,
+                    color="white" if top > 0 and v > 0.5 * top else "black")
+    ax.set_xticks(range(K), labels=names)
+    ax.set_yticks(range(K), labels=names)
+    ax.set_xlabel("true class")
+    ax.set_ylabel("predicted class")
+    ax.set_title(title)
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="count")
     return fig

@@ -1,7 +1,79 @@
+"""Tests of mlpr.evaluation: every expected value comes from an independent route (hand counts,
+brute-force scans over thresholds in Python loops, the min-max formula of isotonic regression,
+pairwise intersections of Bayes-error lines, manual k-fold loops)."""
+
+import itertools
+
 import numpy as np
 import pytest
 
-from mlpr.evaluation import accuracy, confusion_matrix, error_rate
+import mlpr.evaluation as ev
+from mlpr.evaluation import (
+    accuracy,
+    act_dcf,
+    bayes_decisions,
+    bayes_error_curve,
+    bayes_threshold,
+    binary_rates,
+    cllr,
+    confusion_matrix,
+    dcf,
+    det_points,
+    eer,
+    effective_prior,
+    empirical_bayes_risk,
+    error_rate,
+    expected_costs,
+    fn_fp_rates,
+    kfold_scores,
+    min_cllr,
+    min_dcf,
+    optimal_bayes_decisions,
+    pav,
+    roc_convex_hull,
+    roc_points,
+    uniform_cost_matrix,
+)
+from mlpr.neighbors import train_nearest_mean
+from mlpr.utils import kfold_indices, kfold_shuffled_indices, vcol
+
+APPLICATIONS = [(0.5, 1, 1), (0.9, 1, 1), (0.1, 1, 1), (0.5, 1, 9), (0.5, 9, 1)]
+
+# A small hand-made case: 4 targets, 5 non-targets, no ties.
+TAR = [-2.5, 0.5, 1.5, 3.0]
+NON = [-3.0, -1.5, -0.5, 1.0, 2.5]
+S_HAND = np.array(TAR + NON)
+L_HAND = np.array([1] * 4 + [0] * 5)
+
+
+def tied_data(seed, n=300, p_tar=0.4, shift=1.0, scale=1.0):
+    """Integer (heavily tied) scores of overlapping classes."""
+    rng = np.random.default_rng(seed)
+    L = (rng.random(n) < p_tar).astype(int)
+    L[:2] = [0, 1]
+    s = np.round(scale * (rng.normal(size=n) + shift * L))
+    return s, L
+
+
+def brute_rates(s, L):
+    """(Pfn, Pfp, threshold) for every threshold that changes a decision, by explicit decisions."""
+    out = []
+    for t in [-np.inf, *sorted(set(s.tolist())), np.inf]:
+        pred = s >= t
+        out.append((np.mean(~pred[L == 1]), np.mean(pred[L == 0]), t))
+    return out
+
+
+def brute_dcf(Pfn, Pfp, prior, Cfn, Cfp):
+    return (prior * Cfn * Pfn + (1 - prior) * Cfp * Pfp) / min(prior * Cfn, (1 - prior) * Cfp)
+
+
+def brute_min_dcf(s, L, prior, Cfn=1, Cfp=1):
+    return min(brute_dcf(fn, fp, prior, Cfn, Cfp) for fn, fp, _ in brute_rates(s, L))
+
+
+# ------------------------------------------------------------------------------------------------
+# error rates and confusion matrices
 
 
 def test_confusion_matrix_rows_are_predictions():
@@ -37,3 +109,657 @@ def test_errors():
         confusion_matrix([0, 3], [0, 1], K=2)
     with pytest.raises(ValueError, match="negative"):
         confusion_matrix([0, -1], [0, 1])
+
+
+def test_binary_rates_by_hand():
+    # 3 targets: 2 detected, 1 missed; 4 non-targets: 1 false alarm
+    L = np.array([1, 1, 1, 0, 0, 0, 0])
+    pred = np.array([1, 0, 1, 0, 1, 0, 0])
+    M = confusion_matrix(pred, L, K=2)
+    assert M.tolist() == [[3, 1], [1, 2]]  # rows predicted, columns true
+    r = binary_rates(M)
+    assert r == {"Pfn": 1 / 3, "Pfp": 1 / 4, "TPR": 2 / 3, "TNR": 3 / 4}
+    assert fn_fp_rates(pred, L) == (1 / 3, 1 / 4)
+
+
+# ------------------------------------------------------------------------------------------------
+# Bayes decisions
+
+
+def test_effective_prior_and_threshold():
+    assert effective_prior(0.5, 1, 9) == pytest.approx(0.1, rel=1e-15)
+    assert effective_prior(0.5, 9, 1) == pytest.approx(0.9, rel=1e-15)
+    assert effective_prior(0.3, 1, 1) == pytest.approx(0.3, rel=1e-15)
+    assert np.allclose(effective_prior([0.5, 0.2], 2, 1), [2 / 3, 0.4 / 1.2], rtol=1e-15)
+    assert bayes_threshold(0.5) == 0.0
+    assert bayes_threshold(0.5, 1, 9) == pytest.approx(np.log(9), rel=1e-14)
+    assert bayes_threshold(0.9) == pytest.approx(-np.log(9), rel=1e-14)
+    # the application and its effective prior share the threshold
+    assert bayes_threshold(0.5, 9, 1) == pytest.approx(bayes_threshold(0.9), rel=1e-14)
+
+
+def test_optimal_bayes_decisions():
+    llr = np.array([-np.inf, -3.0, np.log(9) - 1e-12, np.log(9), 5.0, np.inf])
+    assert optimal_bayes_decisions(llr, 0.5).tolist() == [0, 0, 1, 1, 1, 1]
+    # (0.1, 1, 1): t = log 9, and llr >= t decides class 1 (equality included)
+    assert optimal_bayes_decisions(llr, 0.1).tolist() == [0, 0, 0, 1, 1, 1]
+    assert optimal_bayes_decisions(llr, 0.5, 1, 9).tolist() == [0, 0, 0, 1, 1, 1]
+    assert optimal_bayes_decisions(llr, 0.9).tolist() == [0, 0, 1, 1, 1, 1]
+    assert optimal_bayes_decisions(llr, 0.5).dtype == np.int64
+
+
+def test_notes_worked_example_three_classes():
+    C = np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]], dtype=float)
+    post = np.array([0.40, 0.25, 0.35])
+    R = expected_costs(vcol(np.log(post)), C)
+    # by hand: a = 0: 0.25 + 0.70; a = 1: 0.40 + 0.35; a = 2: 0.80 + 0.25
+    assert np.allclose(R.ravel(), [0.95, 0.75, 1.05], rtol=1e-14)
+    # the notes number classes from 1: their "class 2" is index 1
+    assert bayes_decisions(vcol(np.log(post)), C).tolist() == [1]
+    # with 0-1 costs the same posteriors give the MAP class
+    assert bayes_decisions(vcol(np.log(post)), uniform_cost_matrix(3)).tolist() == [0]
+
+
+def test_uniform_costs_give_map_decisions():
+    rng = np.random.default_rng(3)
+    P = rng.dirichlet(np.ones(4), size=50).T
+    assert np.array_equal(bayes_decisions(np.log(P), uniform_cost_matrix(4)), P.argmax(axis=0))
+    assert np.array_equal(uniform_cost_matrix(3), [[0, 1, 1], [1, 0, 1], [1, 1, 0]])
+
+
+# ------------------------------------------------------------------------------------------------
+# DCF
+
+
+def test_dcf_by_hand():
+    # targets: 1 of 4 missed; non-targets: 2 of 5 accepted
+    pred = np.array([0, 1, 1, 1, 0, 0, 0, 1, 1])
+    L = L_HAND
+    assert dcf(pred, L, 0.5, normalize=False) == pytest.approx(0.5 * 0.25 + 0.5 * 0.4)
+    assert dcf(pred, L, 0.5) == pytest.approx(0.25 + 0.4)
+    assert dcf(pred, L, 0.2, 2, 1) == pytest.approx((0.4 * 0.25 + 0.8 * 0.4) / 0.4)
+    assert np.allclose(dcf(pred, L, [0.5, 0.2]), [0.65, (0.2 * 0.25 + 0.8 * 0.4) / 0.2])
+
+
+def test_act_dcf_at_the_notes_applications_by_hand():
+    # t = 0 for (0.5, 1, 1): Pfn = 1/4 (-2.5), Pfp = 2/5 (1.0, 2.5)
+    # t = -log 9 for (0.9, 1, 1) and (0.5, 9, 1): Pfn = 1/4, Pfp = 4/5
+    # t = +log 9 for (0.1, 1, 1) and (0.5, 1, 9): Pfn = 3/4, Pfp = 1/5
+    expected_u = [0.5 * 0.25 + 0.5 * 0.4, 0.9 * 0.25 + 0.1 * 0.8, 0.1 * 0.75 + 0.9 * 0.2,
+                  0.5 * 0.75 + 4.5 * 0.2, 4.5 * 0.25 + 0.5 * 0.8]
+    norms = [0.5, 0.1, 0.1, 0.5, 0.5]
+    for (p, cfn, cfp), u, z in zip(APPLICATIONS, expected_u, norms):
+        assert act_dcf(S_HAND, L_HAND, p, cfn, cfp) == pytest.approx(u / z, rel=1e-13)
+        pred = optimal_bayes_decisions(S_HAND, p, cfn, cfp)
+        assert dcf(pred, L_HAND, p, cfn, cfp, normalize=False) == pytest.approx(u, rel=1e-13)
+    assert act_dcf(S_HAND, L_HAND, 0.5) == pytest.approx(0.65)
+    assert act_dcf(S_HAND, L_HAND, 0.9) == pytest.approx(3.05)
+    assert act_dcf(S_HAND, L_HAND, 0.1) == pytest.approx(2.55)
+    # an array of priors goes through the sorted path and agrees
+    assert np.array_equal(act_dcf(S_HAND, L_HAND, [0.5, 0.9, 0.1]),
+                          [act_dcf(S_HAND, L_HAND, p) for p in (0.5, 0.9, 0.1)])
+
+
+def test_applications_sharing_an_effective_prior_share_the_normalised_dcf():
+    s, L = tied_data(0, shift=0.8, scale=2.0)
+    for a, b in [((0.5, 1, 9), (0.1, 1, 1)), ((0.5, 9, 1), (0.9, 1, 1)),
+                 ((0.2, 4, 1), (0.5, 1, 1))]:
+        assert act_dcf(s, L, *a) == pytest.approx(act_dcf(s, L, *b), rel=1e-12)
+        assert min_dcf(s, L, *a) == pytest.approx(min_dcf(s, L, *b), rel=1e-12)
+        pa, pb = optimal_bayes_decisions(s, *a), optimal_bayes_decisions(s, *b)
+        assert np.array_equal(pa, pb)
+        assert dcf(pa, L, *a) == pytest.approx(dcf(pb, L, *b), rel=1e-12)
+
+
+def test_min_dcf_by_hand():
+    # splits of the sorted scores (Pfn, Pfp): ..., reject {-3.0, -2.5, -1.5, -0.5}: (1/4, 2/5)
+    assert min_dcf(S_HAND, L_HAND, 0.5) == pytest.approx(0.65)
+    val, thr = min_dcf(S_HAND, L_HAND, 0.5, return_threshold=True)
+    assert thr == 0.5
+    # (0.9, 1, 1): accepting all but the lowest score gives Pfn 0, Pfp 4/5 -> 0.1 * 0.8 / 0.1
+    assert min_dcf(S_HAND, L_HAND, 0.9) == pytest.approx(0.8)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_min_dcf_equals_brute_force_scan_with_ties(seed):
+    s, L = tied_data(seed, n=200 + 37 * seed, shift=0.5 + 0.3 * seed, scale=1.5)
+    assert np.unique(s).size < s.size / 3  # many ties
+    for p, cfn, cfp in APPLICATIONS + [(0.3, 2, 1), (0.02, 1, 1)]:
+        assert min_dcf(s, L, p, cfn, cfp) == pytest.approx(
+            brute_min_dcf(s, L, p, cfn, cfp), rel=1e-12)
+
+
+def test_min_dcf_invariances_and_bounds():
+    s, L = tied_data(7, n=400, shift=1.0, scale=2.0)
+    rng = np.random.default_rng(7)
+    perm = rng.permutation(s.size)
+    for p, cfn, cfp in APPLICATIONS:
+        ref = min_dcf(s, L, p, cfn, cfp)
+        assert min_dcf(s[perm], L[perm], p, cfn, cfp) == ref  # order of the input
+        assert min_dcf(3 * s + 1, L, p, cfn, cfp) == ref  # strictly increasing transforms
+        assert min_dcf(np.exp(s), L, p, cfn, cfp) == ref
+        assert min_dcf(np.arctan(s), L, p, cfn, cfp) == ref
+        assert ref <= 1.0
+        # never above 1, even for scores that point the wrong way
+        assert min_dcf(-s, L, p, cfn, cfp) <= 1.0
+        # all scores tied: only the data-independent systems remain
+        assert min_dcf(np.zeros_like(s), L, p, cfn, cfp) == 1.0
+    # separable data, with ties within each class and +-inf scores
+    s_sep = np.array([-np.inf, -2.0, -2.0, 0.0, 1.0, 1.0, 3.0, np.inf])
+    L_sep = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    for p, cfn, cfp in APPLICATIONS:
+        assert min_dcf(s_sep, L_sep, p, cfn, cfp) == 0.0
+        assert eer(s_sep, L_sep) == 0.0
+
+
+def test_min_dcf_threshold_attains_the_minimum():
+    for seed in range(4):
+        s, L = tied_data(seed, n=250, shift=0.7, scale=1.3)
+        for p, cfn, cfp in APPLICATIONS:
+            val, t = min_dcf(s, L, p, cfn, cfp, return_threshold=True)
+            pred = (s >= t).astype(int)
+            assert dcf(pred, L, p, cfn, cfp) == val  # the same counts, the same formula
+    # all scores tied: a data-independent system is optimal, reported with an infinite threshold
+    val, t = min_dcf(np.zeros(4), [0, 1, 1, 1], 0.9, return_threshold=True)
+    assert val == 1.0 and np.isinf(t)
+
+
+def test_min_dcf_vectorised_over_priors_equals_scalar_loop():
+    s, L = tied_data(11, n=500, shift=1.2, scale=3.0)
+    priors = np.linspace(0.01, 0.99, 57)
+    vals, thr = min_dcf(s, L, priors, 2.0, 1.5, return_threshold=True)
+    assert vals.shape == thr.shape == (57,)
+    for p, v, t in zip(priors, vals, thr):
+        v1, t1 = min_dcf(s, L, p, 2.0, 1.5, return_threshold=True)
+        assert v == v1 and t == t1
+    # blocks of priors (forced small) give the same answer
+    old = ev._CHUNK
+    try:
+        ev._CHUNK = 50
+        assert np.array_equal(min_dcf(s, L, priors, 2.0, 1.5), vals)
+    finally:
+        ev._CHUNK = old
+
+
+def test_bayes_error_curve_matches_per_prior_calls_with_one_sort(monkeypatch):
+    s, L = tied_data(5, n=400, shift=1.0, scale=1.7)
+    s = s / 2 - 0.3  # not calibrated: actDCF > minDCF somewhere
+    x = np.linspace(-4, 4, 41)
+    calls = []
+    real_argsort = np.argsort
+    monkeypatch.setattr(ev.np, "argsort", lambda *a, **k: calls.append(1) or real_argsort(*a, **k))
+    x_out, act, mn = bayes_error_curve(s, L, x)
+    assert len(calls) == 1  # one sort for all priors
+    monkeypatch.undo()
+    assert np.array_equal(x_out, x)
+    pi = 1 / (1 + np.exp(-x))
+    for k, p in enumerate(pi):
+        assert mn[k] == min_dcf(s, L, p)
+        assert act[k] == act_dcf(s, L, p)
+        assert mn[k] == pytest.approx(brute_min_dcf(s, L, p), rel=1e-12)
+    assert np.all(mn <= act + 1e-15) and np.all(mn <= 1.0)
+
+
+# ------------------------------------------------------------------------------------------------
+# multiclass empirical Bayes risk
+
+
+def test_empirical_bayes_risk_by_hand_and_binary_case():
+    C = np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]], dtype=float)
+    pi = np.array([0.5, 0.3, 0.2])
+    L = np.array([0, 0, 1, 1, 1, 2])
+    pred = np.array([0, 2, 1, 0, 1, 2])
+    # class 0: costs (0, 2) -> mean 1; class 1: (0, 1, 0) -> 1/3; class 2: (0) -> 0
+    risk = 0.5 * 1 + 0.3 / 3 + 0.2 * 0
+    dummy = min(C @ pi)  # deciding 1 always: 0.5 + 0.2 = 0.7
+    assert dummy == pytest.approx(0.7)
+    assert empirical_bayes_risk(pred, L, pi, C, normalize=False) == pytest.approx(risk)
+    assert empirical_bayes_risk(pred, L, pi, C) == pytest.approx(risk / 0.7)
+    # binary: priors (1 - pi, pi), costs [[0, Cfn], [Cfp, 0]] give the DCF
+    s, Lb = tied_data(2, n=120)
+    pb = (s >= 0).astype(int)
+    for p, cfn, cfp in APPLICATIONS:
+        Cb = [[0, cfn], [cfp, 0]]
+        assert empirical_bayes_risk(pb, Lb, [1 - p, p], Cb) == pytest.approx(
+            dcf(pb, Lb, p, cfn, cfp), rel=1e-12)
+    # uniform costs and priors: mean per-class error, normalised by 1 - 1/K
+    per_class = np.mean([np.mean(pred[L == c] != c) for c in range(3)])
+    assert empirical_bayes_risk(pred, L, np.ones(3) / 3, uniform_cost_matrix(3)) == pytest.approx(
+        per_class / (2 / 3))
+
+
+def test_bayes_decisions_minimise_the_empirical_risk_of_calibrated_posteriors():
+    # with posteriors that are the true ones, Bayes decisions beat MAP decisions on average
+    rng = np.random.default_rng(0)
+    K, N = 3, 20000
+    C = np.array([[0, 1, 10], [1, 0, 1], [10, 1, 0]], dtype=float)
+    P = rng.dirichlet(np.ones(K), size=N).T
+    L = (rng.random(N) > np.cumsum(P, axis=0)).sum(axis=0)  # L[n] drawn from P[:, n]
+    pi = np.bincount(L, minlength=K) / N
+    # weighted by the empirical class frequencies, the risk is the mean cost per sample, which
+    # the Bayes decisions of the true posteriors minimise in expectation
+    risk_bayes = empirical_bayes_risk(bayes_decisions(np.log(P), C), L, pi, C)
+    risk_map = empirical_bayes_risk(P.argmax(axis=0), L, pi, C)
+    assert risk_bayes < risk_map
+
+
+# ------------------------------------------------------------------------------------------------
+# ROC, DET, EER
+
+
+def test_roc_and_det_points_equal_explicit_decisions():
+    s, L = tied_data(3, n=60, scale=1.2)
+    Pfp, Ptp, t = roc_points(s, L, return_thresholds=True)
+    # decreasing thresholds; the lowest score decides like -inf (accept all): drop it
+    expected = brute_rates(s, L)[::-1]
+    del expected[-2]
+    assert len(Pfp) == np.unique(s).size + 1
+    assert np.array_equal(t, [e[2] for e in expected])
+    assert np.allclose(Pfp, [e[1] for e in expected], rtol=0, atol=1e-15)
+    assert np.allclose(Ptp, [1 - e[0] for e in expected], rtol=0, atol=1e-15)
+    assert (Pfp[0], Ptp[0], Pfp[-1], Ptp[-1]) == (0, 0, 1, 1)
+    assert np.all(np.diff(Pfp) >= 0) and np.all(np.diff(Ptp) >= 0)
+    x, y = det_points(s, L)
+    assert np.array_equal(x, Pfp) and np.allclose(y, 1 - Ptp, rtol=0, atol=1e-15)
+
+
+def test_eer_by_hand_rocch_versus_raw_on_ties():
+    # targets {1, 1}, non-targets {0, 1}: operating points (Pfp, Pfn) = (1, 0), (1/2, 0), (0, 1).
+    # The hull segment from (1/2, 0) to (0, 1) crosses Pfn = Pfp at 1/3; the raw rule picks the
+    # point (1/2, 0), where |Pfn - Pfp| = 1/2 is smallest, and reports its mean 1/4.
+    s, L = np.array([1.0, 1.0, 0.0, 1.0]), np.array([1, 1, 0, 0])
+    assert eer(s, L) == pytest.approx(1 / 3, rel=1e-15)
+    assert eer(s, L, method="raw") == 0.25
+    # all scores tied: 1/2 either way
+    assert eer(np.zeros(5), [0, 1, 0, 1, 1]) == 0.5
+    assert eer(np.zeros(5), [0, 1, 0, 1, 1], method="raw") == 0.5
+
+
+def exact_max_min_bayes_error(s, L):
+    """max over p of min over operating points of p Pfn + (1 - p) Pfp, by checking every
+    pairwise intersection of the lines (the maximum of a concave piecewise-linear function lies
+    at one of them)."""
+    pts = np.array([(fn, fp) for fn, fp, _ in brute_rates(s, L)])
+    a, b = pts[:, 0], pts[:, 1]
+    d = a - b
+    best = 0.0
+    for i, k in itertools.combinations(range(len(a)), 2):
+        if d[i] == d[k]:
+            continue
+        p = (b[k] - b[i]) / (d[i] - d[k])
+        if 0 <= p <= 1:
+            best = max(best, np.min(b + p * d))
+    for p in (0.0, 1.0):
+        best = max(best, np.min(b + p * d))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_eer_is_the_maximum_over_priors_of_the_minimum_bayes_error(seed):
+    s, L = tied_data(seed, n=80 + 20 * seed, shift=1.0, scale=1.0 + 0.5 * seed)
+    e = eer(s, L)
+    assert e == pytest.approx(exact_max_min_bayes_error(s, L), rel=1e-12, abs=1e-15)
+    # the same through min_dcf on a fine grid of priors: below the EER, and close to it
+    grid = np.linspace(0.0005, 0.9995, 2000)
+    bayes_err = min_dcf(s, L, grid) * np.minimum(grid, 1 - grid)
+    assert bayes_err.max() <= e + 1e-12
+    assert bayes_err.max() >= e - 1e-3
+    # a third route: the crossing of the PAV convex hull, and the cutting-plane fallback
+    Pfp, Pfn = roc_convex_hull(s, L)  # increasing Pfp: Pfn - Pfp decreases from 1 to -1
+    d = Pfn - Pfp
+    k = int(np.argmax(d <= 0))
+    u = d[k - 1] / (d[k - 1] - d[k])
+    assert e == pytest.approx(Pfn[k - 1] + u * (Pfn[k] - Pfn[k - 1]), rel=1e-12)
+    old = ev._EER_MAXIT
+    try:
+        ev._EER_MAXIT = 1
+        assert eer(s, L) == pytest.approx(e, rel=1e-12)
+    finally:
+        ev._EER_MAXIT = old
+    # invariances; the raw variant is a different number on tied data, within a tie group
+    perm = np.random.default_rng(seed).permutation(s.size)
+    assert eer(s[perm], L[perm]) == e and eer(np.exp(s), L) == e
+    assert abs(eer(s, L, "raw") - e) < 0.25
+
+
+def test_roc_convex_hull_is_convex_and_below_every_point():
+    s, L = tied_data(9, n=300, scale=2.0)
+    hx, hy = roc_convex_hull(s, L)
+    assert (hx[0], hy[0], hx[-1], hy[-1]) == (0, 1, 1, 0)
+    dx, dy = np.diff(hx), np.diff(hy)
+    assert np.all(dx * dy <= 0)  # monotone staircase direction
+    assert np.all(dx[:-1] * dy[1:] - dy[:-1] * dx[1:] >= -1e-12)  # convex: left turns only
+    x, y = det_points(s, L)
+    assert np.all(y >= np.interp(x, hx, hy) - 1e-12)  # every operating point on or above
+
+
+def test_eer_on_gaussian_scores_close_to_theory():
+    rng = np.random.default_rng(0)
+    n = 200_000
+    s = np.concatenate([rng.normal(2.0, 1.0, n), rng.normal(0.0, 1.0, n)])
+    L = np.repeat([1, 0], n)
+    # EER of two unit Gaussians 2 apart: Phi(-1)
+    assert eer(s, L) == pytest.approx(0.15865525393145707, abs=3e-3)
+    # untied data: the variants differ only by the local non-convexity of the empirical ROC
+    assert abs(eer(s, L) - eer(s, L, "raw")) < 1e-3
+
+
+# ------------------------------------------------------------------------------------------------
+# Cllr and PAV
+
+
+def test_cllr_values():
+    assert cllr(np.zeros(7), [0, 1, 1, 0, 1, 0, 0]) == 1.0
+    s = np.array([np.log(3), -np.log(3)])
+    assert cllr(s, [1, 0]) == pytest.approx(np.log2(4 / 3), rel=1e-14)
+    # large |llr|: no overflow, exact limits
+    assert cllr([1000.0, -1000.0], [1, 0]) == 0.0
+    assert cllr([-1000.0, -1000.0], [1, 0]) == pytest.approx(0.5 * 1000 / np.log(2), rel=1e-14)
+    assert cllr([np.inf, -np.inf], [1, 0]) == 0.0
+    assert cllr([-np.inf, -np.inf], [1, 0]) == np.inf
+
+
+def test_min_cllr():
+    rng = np.random.default_rng(4)
+    for seed in range(4):
+        s, L = tied_data(seed, n=400, scale=2.0)
+        s = s / 3 + 0.2 * seed
+        m = min_cllr(s, L)
+        assert 0 < m <= cllr(s, L)
+        # PAV is the best monotone recalibration: no affine recalibration beats it
+        for a, b in rng.normal(size=(20, 2)):
+            assert m <= cllr(abs(a) * s + b, L) + 1e-12
+        assert min_cllr(np.exp(s), L) == pytest.approx(m, rel=1e-12)
+        # the same through pav by hand: posteriors at the empirical prior -> LLRs -> Cllr
+        order = np.argsort(s, kind="stable")
+        ss, ll = s[order], L[order]
+        vals, inv = np.unique(ss, return_inverse=True)
+        n_g = np.bincount(inv)
+        t_g = np.bincount(inv, weights=ll)
+        P = pav(t_g / n_g, n_g)[inv]
+        with np.errstate(divide="ignore"):
+            llr_cal = np.log(P) - np.log1p(-P) - np.log(L.mean() / (1 - L.mean()))
+        assert m == pytest.approx(cllr(llr_cal, ll), rel=1e-10)
+    # separable: 0; all tied: the uninformative 1
+    assert min_cllr([0.0, 1.0, 2.0, 2.0], [0, 0, 1, 1]) == 0.0
+    assert min_cllr(np.ones(6), [0, 1, 1, 0, 1, 0]) == pytest.approx(1.0, rel=1e-15)
+
+
+def isotonic_min_max(y, w):
+    """f_i = max_{j <= i} min_{k >= i} weighted mean of y[j..k] (the min-max formula)."""
+    n = len(y)
+    return np.array([max(min(np.sum(w[j:k + 1] * y[j:k + 1]) / np.sum(w[j:k + 1])
+                             for k in range(i, n)) for j in range(i + 1)) for i in range(n)])
+
+
+def test_pav_hand_examples():
+    assert np.array_equal(pav([1.0, 3.0, 2.0, 4.0]), [1.0, 2.5, 2.5, 4.0])
+    assert np.allclose(pav([3.0, 1.0], [1.0, 3.0]), [1.5, 1.5], rtol=1e-15)
+    assert np.array_equal(pav([1.0, 2.0, 2.0, 5.0]), [1.0, 2.0, 2.0, 5.0])  # already monotone
+    assert np.allclose(pav([3.0, 2.0, 1.0]), [2.0, 2.0, 2.0])
+    assert pav([]).shape == (0,)
+
+
+def test_pav_minimises_weighted_squared_error():
+    rng = np.random.default_rng(0)
+    for trial in range(30):
+        n = int(rng.integers(1, 12))
+        y = np.round(rng.normal(size=n), 1) if trial % 2 else rng.integers(0, 2, n).astype(float)
+        w = rng.uniform(0.1, 3.0, n)
+        f = pav(y, w)
+        assert f.shape == y.shape
+        assert np.all(np.diff(f) >= 0)
+        assert np.allclose(f, isotonic_min_max(y, w), rtol=1e-12, atol=1e-12)
+        # no monotone perturbation lowers the objective
+        obj = np.sum(w * (y - f) ** 2)
+        for _ in range(20):
+            g = np.sort(f + rng.normal(scale=0.1, size=n))
+            assert np.sum(w * (y - g) ** 2) >= obj - 1e-12
+
+
+# ------------------------------------------------------------------------------------------------
+# k-fold scoring
+
+
+class _IndexModel:
+    def scores(self, D):
+        return D[0]  # the score of a sample is its own index: shows where each score goes
+
+
+def test_kfold_scores_equals_manual_loop_and_keeps_the_order():
+    rng = np.random.default_rng(1)
+    D = rng.normal(size=(3, 47))
+    L = rng.integers(0, 3, 47)
+    L[:3] = [0, 1, 2]
+    S = kfold_scores(train_nearest_mean, D, L, 5)
+    expected = np.empty((3, 47))
+    for tr, va in kfold_indices(47, 5):
+        expected[:, va] = train_nearest_mean(D[:, tr], L[tr]).scores(D[:, va])
+    assert np.array_equal(S, expected)
+    S2 = kfold_scores(train_nearest_mean, D, L, 4, seed=3)
+    expected2 = np.empty((3, 47))
+    for tr, va in kfold_shuffled_indices(47, 4, np.random.default_rng(3)):
+        expected2[:, va] = train_nearest_mean(D[:, tr], L[tr]).scores(D[:, va])
+    assert np.array_equal(S2, expected2)
+    # (N,) scores land in the original sample order, and each sample is out of fold
+    Didx = np.vstack([np.arange(47.0), rng.normal(size=47)])
+    seen = []
+
+    def train(Dt, Lt):
+        seen.append(set(Dt[0].astype(int).tolist()))
+        return _IndexModel()
+
+    for seed in (None, 5):
+        seen.clear()
+        assert np.array_equal(kfold_scores(train, Didx, L, 6, seed=seed), np.arange(47.0))
+        assert len(seen) == 6 and all(len(t) < 47 for t in seen)
+
+
+# ------------------------------------------------------------------------------------------------
+# speed: one sort, vectorised
+
+
+def test_min_dcf_and_eer_are_fast():
+    import time
+
+    rng = np.random.default_rng(0)
+    n = 200_000
+    L = (rng.random(n) < 0.3).astype(int)
+    s = rng.normal(size=n) + 1.5 * L
+    t0 = time.perf_counter()
+    min_dcf(s, L, 0.1)
+    eer(s, L)
+    bayes_error_curve(s, L, np.linspace(-4, 4, 50))
+    assert time.perf_counter() - t0 < 2.0  # ~0.05 s; generous for loaded machines
+
+
+# ------------------------------------------------------------------------------------------------
+# plots
+
+
+def test_evaluation_plots(tmp_path):
+    from mlpr.plots import (
+        plot_bayes_error,
+        plot_confusion_matrix,
+        plot_det,
+        plot_roc,
+        save_figure,
+    )
+
+    s, L = tied_data(1, n=200, scale=3.0)
+    x = np.linspace(-3, 3, 13)
+    _, act, mn = bayes_error_curve(s / 3, L, x)
+    figs = {
+        "roc": plot_roc({"A": roc_points(s, L), "B": roc_points(-s, L)}, title="t"),
+        "det": plot_det({"A": det_points(s, L)}, title="t"),
+        "bayes": plot_bayes_error(x, {"A": (act, mn)}, title="t"),
+        "cm": plot_confusion_matrix(confusion_matrix((s > 0).astype(int), L), ["non", "tar"]),
+    }
+    for name, fig in figs.items():
+        assert save_figure(fig, tmp_path / f"{name}.png").stat().st_size > 0
+    with pytest.raises(ValueError, match="lim"):
+        plot_det({}, lim=(0.5, 0.1))
+    with pytest.raises(ValueError, match="square"):
+        plot_confusion_matrix(np.zeros((2, 3)))
+
+
+# ------------------------------------------------------------------------------------------------
+# error paths
+
+
+BINARY_METRICS = [
+    lambda s, L: min_dcf(s, L, 0.5),
+    lambda s, L: act_dcf(s, L, 0.5),
+    lambda s, L: eer(s, L),
+    lambda s, L: roc_points(s, L),
+    lambda s, L: det_points(s, L),
+    lambda s, L: roc_convex_hull(s, L),
+    lambda s, L: cllr(s, L),
+    lambda s, L: min_cllr(s, L),
+    lambda s, L: bayes_error_curve(s, L, [0.0]),
+]
+
+
+@pytest.mark.parametrize("metric", BINARY_METRICS)
+def test_binary_metric_errors(metric):
+    with pytest.raises(ValueError, match=r"has 3 values but L has 4 labels"):
+        metric([0.1, 0.2, 0.3], [0, 1, 0, 1])
+    with pytest.raises(ValueError, match=r"L holds label 2: a binary metric needs labels 0"):
+        metric([0.1, 0.2, 0.3], [0, 1, 2])
+    with pytest.raises(ValueError, match=r"no target \(class 1\) sample"):
+        metric([0.1, 0.2, 0.3], [0, 0, 0])
+    with pytest.raises(ValueError, match=r"no non-target \(class 0\) sample"):
+        metric([0.1, 0.2], [1, 1])
+    with pytest.raises(ValueError, match=r"contains NaN values \(first at index 1"):
+        metric([0.1, np.nan, 0.3], [0, 1, 1])
+    with pytest.raises(ValueError, match=r"must be a 1-D array of N scores.*S\[1\] - S\[0\]"):
+        metric(np.zeros((2, 3)), [0, 1, 1])
+    with pytest.raises(ValueError, match=r"ravel"):
+        metric(np.zeros((3, 1)), [0, 1, 1])
+    with pytest.raises(TypeError, match="numeric"):
+        metric(["a", "b"], [0, 1])
+    metric([-np.inf, 0.0, np.inf], [0, 1, 1])  # +-inf scores are allowed
+
+
+def test_prior_and_cost_errors():
+    s, L = S_HAND, L_HAND
+    for f in (lambda p: min_dcf(s, L, p), lambda p: act_dcf(s, L, p),
+              lambda p: optimal_bayes_decisions(s, p), lambda p: effective_prior(p),
+              lambda p: bayes_threshold(p), lambda p: dcf(L, L, p)):
+        for bad in (0.0, 1.0, -0.2, 1.5, np.nan):
+            with pytest.raises(ValueError, match=r"prior must lie in the open interval \(0, 1\)"):
+                f(bad)
+        with pytest.raises(ValueError, match=r"prior must lie in the open interval"):
+            f([0.5, 1.0])
+    for f in (lambda c: min_dcf(s, L, 0.5, c, 1), lambda c: act_dcf(s, L, 0.5, 1, c),
+              lambda c: dcf(L, L, 0.5, c), lambda c: effective_prior(0.5, 1, c),
+              lambda c: optimal_bayes_decisions(s, 0.5, c)):
+        with pytest.raises(ValueError, match="is negative: costs of errors must be positive"):
+            f(-1.0)
+        with pytest.raises(ValueError, match="= 0: costs of errors must be positive"):
+            f(0)
+        with pytest.raises(ValueError, match="finite cost"):
+            f(np.inf)
+        with pytest.raises(ValueError, match="must be a number"):
+            f([1.0, 2.0])
+    with pytest.raises(ValueError, match="one application at a time"):
+        optimal_bayes_decisions(s, [0.5, 0.2])
+    with pytest.raises(ValueError, match="1-D array of priors"):
+        min_dcf(s, L, np.full((2, 2), 0.5))
+    with pytest.raises(ValueError, match=r"effective prior of 0 or 1"):
+        bayes_error_curve(s, L, [0.0, 40.0])
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        bayes_error_curve(s, L, [np.inf])
+    with pytest.raises(ValueError, match="1-D"):
+        bayes_error_curve(s, L, np.zeros((2, 2)))
+
+
+def test_decision_and_dcf_errors():
+    with pytest.raises(ValueError, match=r"pred holds label 2: binary decisions must be 0 \(H_F"):
+        dcf([0, 2, 1], [0, 1, 1], 0.5)
+    with pytest.raises(ValueError, match=r"no target \(class 1\) sample"):
+        dcf([0, 1], [0, 0], 0.5)
+    with pytest.raises(ValueError, match=r"no non-target \(class 0\) sample"):
+        fn_fp_rates([0, 1], [1, 1])
+    with pytest.raises(ValueError, match=r"pred has 3 values but L has 2 labels"):
+        dcf([0, 1, 1], [0, 1], 0.5)
+    with pytest.raises(ValueError, match=r"\(2, 2\) binary confusion matrix"):
+        binary_rates(np.eye(3))
+    with pytest.raises(ValueError, match=r"no true target \(class 1\) sample \(column 1"):
+        binary_rates([[3, 0], [1, 0]])
+    with pytest.raises(ValueError, match="non-negative finite counts"):
+        binary_rates([[3, -1], [1, 2]])
+    with pytest.raises(ValueError, match="must be >= 2"):
+        uniform_cost_matrix(1)
+    with pytest.raises(ValueError, match="method must be 'rocch' or 'raw'"):
+        eer(S_HAND, L_HAND, method="interp")
+
+
+def test_multiclass_errors():
+    C = uniform_cost_matrix(3)
+    lp = np.log(np.full((3, 2), 1 / 3))
+    with pytest.raises(ValueError, match=r"costs has shape \(2, 2\) but the log-posteriors have "
+                                         r"K = 3 classes: expected \(3, 3\)"):
+        bayes_decisions(lp, uniform_cost_matrix(2))
+    with pytest.raises(ValueError, match="square"):
+        bayes_decisions(lp, np.ones((3, 2)))
+    with pytest.raises(ValueError, match=r"negative entry costs\[0, 1\]"):
+        bayes_decisions(lp, [[0, -1, 1], [1, 0, 1], [1, 1, 0]])
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        expected_costs(lp, [[0, np.inf, 1], [1, 0, 1], [1, 1, 0]])
+    with pytest.raises(ValueError, match="exponentiates to a sum of .* not 1"):
+        bayes_decisions(np.zeros((3, 2)), C)
+    with pytest.raises(ValueError, match=r"use vcol\(x\) for a single sample"):
+        bayes_decisions(np.log([0.2, 0.8]), uniform_cost_matrix(2))
+    with pytest.raises(ValueError, match=r"NaN or \+inf"):
+        bayes_decisions(np.array([[np.nan], [0.0]]), uniform_cost_matrix(2))
+    pred, L = np.array([0, 1, 2]), np.array([0, 1, 2])
+    with pytest.raises(ValueError, match="priors must sum to 1"):
+        empirical_bayes_risk(pred, L, [0.5, 0.5, 0.5], C)
+    with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+        empirical_bayes_risk(pred, L, [1.5, -0.5, 0.0], C)
+    with pytest.raises(ValueError, match="K = 3 class priors"):
+        empirical_bayes_risk(pred, L, [0.5, 0.5], C)
+    with pytest.raises(ValueError, match="class 2 has prior 0.2 but no sample in L"):
+        empirical_bayes_risk([0, 1], [0, 1], [0.4, 0.4, 0.2], C)
+    with pytest.raises(ValueError, match="L holds label 3 but only 3 classes"):
+        empirical_bayes_risk([0, 1], [0, 3], [0.4, 0.4, 0.2], C)
+    with pytest.raises(ValueError, match=r"costs has a negative entry"):
+        empirical_bayes_risk(pred, L, [0.4, 0.4, 0.2], -C)
+    with pytest.raises(ValueError, match="normalised risk is undefined"):
+        empirical_bayes_risk(pred, L, [1.0, 0.0, 0.0], [[0, 1, 1], [1, 0, 1], [1, 1, 1]])
+    # a class with zero prior needs no samples, and the unnormalised risk is always defined
+    assert empirical_bayes_risk([0, 1], [0, 1], [0.5, 0.5, 0.0], C) == 0.0
+
+
+def test_pav_errors():
+    with pytest.raises(ValueError, match="y contains NaN or infinite"):
+        pav([0.0, np.inf])
+    with pytest.raises(ValueError, match="w has 1 weights but y has 2 values"):
+        pav([0.0, 1.0], [1.0])
+    with pytest.raises(ValueError, match="positive weights"):
+        pav([0.0, 1.0], [1.0, 0.0])
+    with pytest.raises(ValueError, match="1-D"):
+        pav(np.zeros((2, 2)))
+
+
+def test_kfold_scores_errors():
+    D = np.random.default_rng(0).normal(size=(2, 10))
+    L = np.tile([0, 1], 5)
+    with pytest.raises(TypeError, match="train must be a callable"):
+        kfold_scores("mvg", D, L, 2)
+    with pytest.raises(TypeError, match="without a scores"):
+        kfold_scores(lambda D, L: object(), D, L, 2)
+    with pytest.raises(ValueError, match=r"k must be <= 10"):
+        kfold_scores(train_nearest_mean, D, L, 11)
+    with pytest.raises(ValueError, match=r"did you mean D.T"):
+        kfold_scores(train_nearest_mean, D.T, L, 2)
+    with pytest.raises(ValueError, match="seed must be >= 0"):
+        kfold_scores(train_nearest_mean, D, L, 2, seed=-1)
+
+    class Bad:
+        def scores(self, D):
+            return np.zeros(3)
+
+    with pytest.raises(ValueError, match=r"fold 0: model.scores returned shape \(3,\) for 5"):
+        kfold_scores(lambda D, L: Bad(), D, L, 2)
