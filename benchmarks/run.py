@@ -24,6 +24,7 @@ import scipy
 import scipy.stats
 
 from mlpr.datasets import load_mnist
+from mlpr.evaluation import bayes_error_curve, eer, min_dcf
 from mlpr.dimred import fit_pca
 from mlpr.gaussian import compute_mu_C, logpdf_GAU_ND
 from mlpr.generative import train_mvg, train_naive_bayes, train_tied
@@ -33,6 +34,7 @@ try:
     import sklearn
     from sklearn.covariance import empirical_covariance
     from sklearn.decomposition import PCA as SkPCA
+    from sklearn.metrics import roc_curve
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as SkLDA
     from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis as SkQDA
     from sklearn.naive_bayes import GaussianNB as SkGNB
@@ -147,6 +149,20 @@ def main(argv=None) -> None:
     t_sk = (median_time(lambda: SkKNN(5, algorithm="brute").fit(ZTR.T, LTR).predict(ZTE.T),
                         max(1, r // 2)) if sklearn else None)
     report("k-NN k=5 predict, PCA 50", t, None, t_sk, "sklearn KNN brute")
+
+    # -- evaluation on 10^6 scores: one sort each ---------------------------------------------
+    n = 1_000_000
+    Ls = (rng.random(n) < 0.3).astype(int)
+    s = rng.standard_normal(n) + 1.5 * Ls
+    t_sort = median_time(lambda: np.argsort(s), r)
+    t_sk = median_time(lambda: roc_curve(Ls, s), r) if sklearn else None
+    report("min_dcf, 10^6 scores", median_time(lambda: min_dcf(s, Ls, 0.5), r), t_sort, t_sk,
+           "sklearn roc_curve", "np.argsort")
+    report("eer, 10^6 scores", median_time(lambda: eer(s, Ls), r), t_sort, t_sk,
+           "sklearn roc_curve", "np.argsort")
+    plo = np.linspace(-4, 4, 100)
+    report("bayes_error_curve, 100 priors, 10^6 scores",
+           median_time(lambda: bayes_error_curve(s, Ls, plo), r), t_sort, limit_name="np.argsort")
 
     result = {
         "machine": {"python": platform.python_version(), "numpy": np.__version__,

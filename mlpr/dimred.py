@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
+from .gaussian import _mean_cov
 from .utils import check_data, check_data_labels, check_int, vcol, vrow
 
 __all__ = [
@@ -48,14 +49,6 @@ _THRESHOLDS = ("midpoint", "min_error")
 
 # ------------------------------------------------------------------------------------------------
 # private helpers
-
-
-def _mean_cov(D: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return the sample mean (D, 1) and the ML covariance (1/N) (D, D) of ``D`` (validated)."""
-    mu = vcol(D.mean(axis=1))
-    DC = D - mu
-    C = (DC @ DC.T) / D.shape[1]
-    return mu, C
 
 
 def _fix_signs(V: np.ndarray) -> np.ndarray:
@@ -264,9 +257,9 @@ def fit_pca(D, m: int, method: str = "eigh") -> PCAModel:
         )
     if method == "eigh":
         mu, C = _mean_cov(D)  # eq. C = 1/N sum (x - mu)(x - mu)^T
-        s, U = np.linalg.eigh(C)  # ascending eigenvalues
-        eigs = s[::-1][:m]
-        P = U[:, ::-1][:, :m]  # eq. P = m leading eigenvectors of C
+        s, U = scipy.linalg.eigh(C, subset_by_index=[nfeat - m, nfeat - 1])  # ascending
+        eigs = s[::-1]
+        P = U[:, ::-1]  # eq. P = m leading eigenvectors of C
         total = float(np.trace(C))
     else:
         mu = vcol(D.mean(axis=1))

@@ -69,6 +69,7 @@ def check_data(
     n_features: int | None = None,
     min_samples: int = 1,
     allow_1d: bool = False,
+    check_finite: bool = True,
 ) -> np.ndarray:
     """Validate a data matrix and return it as float64, shape (D, N).
 
@@ -85,6 +86,9 @@ def check_data(
         Minimum number of columns.
     allow_1d : bool
         If True, a 1-D array of length ``n_features`` is accepted as one sample (one column).
+    check_finite : bool
+        If False, NaN and inf are not looked for here; for callers that check their (smaller)
+        result instead and call ``check_data`` again to explain a non-finite one.
 
     Raises
     ------
@@ -124,7 +128,7 @@ def check_data(
             f"{min_samples} required"
         )
     # min and max are NaN or inf exactly when some entry is, without a (D, N) boolean temporary
-    if a.size and not (np.isfinite(a.min()) and np.isfinite(a.max())):
+    if check_finite and a.size and not (np.isfinite(a.min()) and np.isfinite(a.max())):
         bad = np.argwhere(~np.isfinite(a))[0]
         raise ValueError(
             f"{name} contains NaN or infinite values (first at row {bad[0]}, column {bad[1]}); "

@@ -144,7 +144,7 @@ def test_integer_data_accepted():
 
 def test_blocks_of_columns_are_stitched_correctly(monkeypatch):
     # force many small blocks (with a remainder) and compare with the reference
-    monkeypatch.setattr(gaussian, "_BLOCK_FLOPS", 2 * 3 * 3 * 7)  # blocks of 7 columns for D = 3
+    monkeypatch.setattr(gaussian, "_BLOCK_COLS", 7)  # blocks of 7 columns
     X, mu, C = _problem(3, N=52)
     expected = _reference_logpdf(X, mu, C)
     np.testing.assert_allclose(logpdf_GAU_ND(X, mu, C), expected, rtol=RTOL)
@@ -540,3 +540,14 @@ def test_discrete_argument_errors():
         logpmf_multinomial(np.ones((4, 3)), [0.2, 0.3, 0.5])
     with pytest.raises(ValueError, match="counts are all zero"):
         ml_multinomial(np.zeros((3, 2)))
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e3, 1e8])
+def test_compute_mu_C_exact_despite_large_offsets(offset):
+    # the one-pass D D^T / N - mu mu^T cancels for large offsets; the centred fallback must not
+    rng = np.random.default_rng(7)
+    D = offset + rng.standard_normal((3, 500)) * np.array([[1.0], [1e-2], [10.0]])
+    mu, C = compute_mu_C(D)
+    Dc = D - D.mean(axis=1, keepdims=True)
+    np.testing.assert_allclose(C, Dc @ Dc.T / D.shape[1], rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(C, C.T)

@@ -151,10 +151,10 @@ pix_te = np.rint(DTE * 255).astype(np.int64)
 rows = []
 for eps in (0.0, 0.01, 1.0, 100.0):
     lec.progress(f"discrete models, pseudo-count {eps:g}")
-    e_b = error_pct(lambda D, L: train_bernoulli_nb(D, L, eps), pix_tr >= 128, LTR,
+    e_b = error_pct(lambda D, L, e=eps: train_bernoulli_nb(D, L, e), pix_tr >= 128, LTR,
                     pix_te >= 128, LTE)
-    e_m = error_pct(lambda D, L: train_multinomial_nb(D, L, eps), pix_tr, LTR, pix_te, LTE)
-    e_c = error_pct(lambda D, L: train_categorical_nb(D, L, 4, eps), pix_tr // 64, LTR,
+    e_m = error_pct(lambda D, L, e=eps: train_multinomial_nb(D, L, e), pix_tr, LTR, pix_te, LTE)
+    e_c = error_pct(lambda D, L, e=eps: train_categorical_nb(D, L, 4, e), pix_tr // 64, LTR,
                     pix_te // 64, LTE)
     rows.append([eps, e_b, e_m, e_c])
 lec.table("mnist_discrete", "Test error % against the pseudo-count eps",
