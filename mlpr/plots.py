@@ -17,6 +17,7 @@ if "MPLBACKEND" not in os.environ:
     matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
 __all__ = [
@@ -277,6 +278,13 @@ def plot_curves(x, ys: dict, *, xlabel, ylabel, title="", logx=False, marker="o"
         ax.axhline(y, ls="--", lw=1, color="gray", label=name)
     if logx:
         ax.set_xscale("log")
+        if len(x) <= 12:  # label the measured points themselves, not powers of ten
+            ax.set_xticks(x, [f"{v:g}" for v in x])
+            ax.minorticks_off()
+        else:
+            plain = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}")
+            ax.xaxis.set_major_formatter(plain)
+            ax.xaxis.set_minor_formatter(plain)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
