@@ -1,0 +1,205 @@
+"""Lecture 07: measuring predictions (notes ch. 7.1-7.2).
+
+Bayes decisions for an application (priors and costs), confusion matrices, the normalised DCF,
+minDCF and actDCF, ROC and DET curves, the EER and Bayes error plots, on iris and MNIST; Cllr and
+minCllr beyond the notes. Binary tasks: class 1 is the target, llr = log f(x|1) - log f(x|0),
+and llr >= t decides class 1. Calibration (ch. 7.3-7.4) is a later lecture.
+"""
+
+import sys
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _lecture import Lecture  # noqa: E402
+
+from mlpr.datasets import binary_task, load_iris_binary, load_mnist, subsample  # noqa: E402
+from mlpr.dimred import fit_pca  # noqa: E402
+from mlpr.evaluation import (  # noqa: E402
+    act_dcf,
+    bayes_decisions,
+    bayes_error_curve,
+    cllr,
+    confusion_matrix,
+    dcf,
+    det_points,
+    eer,
+    effective_prior,
+    empirical_bayes_risk,
+    error_rate,
+    expected_costs,
+    min_cllr,
+    min_dcf,
+    optimal_bayes_decisions,
+    roc_points,
+    uniform_cost_matrix,
+)
+from mlpr.generative import (  # noqa: E402
+    llr,
+    log_posteriors,
+    map_decisions,
+    train_mvg,
+    train_naive_bayes,
+    train_tied,
+    uniform_priors,
+)
+from mlpr.plots import (  # noqa: E402
+    figure_grid,
+    plot_bayes_error,
+    plot_confusion_matrix,
+    plot_curves,
+    plot_det,
+    plot_roc,
+)
+from mlpr.utils import split_db_2to1, vcol  # noqa: E402
+
+lec = Lecture("07_measuring_predictions", __doc__)
+MODELS = {"MVG": train_mvg, "tied": train_tied, "naive Bayes": train_naive_bayes}
+
+# -- the notes' worked example: one sample, three classes -----------------------------------------
+lec.section("Worked example: costs [[0,1,2],[1,0,1],[2,1,0]], posteriors (0.40, 0.25, 0.35)")
+C3 = np.array([[0.0, 1, 2], [1, 0, 1], [2, 1, 0]])  # C3[a, c]: cost of deciding a when c is true
+lp = np.log(vcol([0.40, 0.25, 0.35]))
+lec.check("expected cost of deciding a = 0, 1, 2", expected_costs(lp, C3)[:, 0],
+          [0.95, 0.75, 1.05], tol=1e-12, fmt="{:.2f}")
+lec.check("Bayes decision: index 1 here = the notes' class 2 (they count from 1)",
+          bayes_decisions(lp, C3)[0], 1, tol=0, fmt="{:.0f}")
+
+# -- iris, versicolor (1) vs virginica (0): DCF for five applications -----------------------------
+lec.section("Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): 66 train, 34 validation")
+D, L = load_iris_binary()
+(DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
+APPS = [(0.5, 1, 1), (0.9, 1, 1), (0.1, 1, 1), (0.5, 1, 9), (0.5, 9, 1)]  # (pi, Cfn, Cfp)
+rows, res = [], {}
+for name, train in MODELS.items():
+    s = llr(train(DTR, LTR).scores(DVAL))
+    for app in APPS:
+        pred = optimal_bayes_decisions(s, *app)
+        res[name, app] = [dcf(pred, LVAL, *app, normalize=False), dcf(pred, LVAL, *app),
+                          min_dcf(s, LVAL, *app), act_dcf(s, LVAL, *app)]
+        rows.append([name, str(app), effective_prior(*app),
+                     str(confusion_matrix(pred, LVAL, 2).tolist())] + res[name, app])
+lec.table("iris_dcf", "Bayes decisions llr >= -log(pi Cfn / ((1 - pi) Cfp)); confusion matrix "
+          "rows = predicted class (0, 1), columns = true class (0, 1)",
+          ["model", "(pi, Cfn, Cfp)", "pi~", "confusion", "DCF_u", "DCF", "minDCF", "actDCF"],
+          rows)
+print("\nApplications with the same effective prior have the same normalised DCF (the "
+      "un-normalised DCF_u differs by the factor pi Cfn + (1 - pi) Cfp = 5):")
+for a, b in [((0.5, 1, 9), (0.1, 1, 1)), ((0.5, 9, 1), (0.9, 1, 1))]:
+    for name in MODELS:
+        lec.check(f"{name:11s} [DCF minDCF actDCF] of {a} = of {b} (pi~ = "
+                  f"{effective_prior(*a):.1f})", res[name, a][1:], res[name, b][1:], tol=1e-12)
+lec.check("the DCF of the Bayes decisions is the actDCF (all models, all applications)",
+          max(abs(r[1] - r[3]) for r in res.values()), 0, tol=1e-12, fmt="{:.3g}")
+
+# -- MNIST: 45 digit pairs after one PCA ---------------------------------------------------------
+DTR, LTR = load_mnist("train")
+DTE, LTE = load_mnist("test")
+if lec.quick:
+    DTR, LTR = subsample(DTR, LTR, 6000, np.random.default_rng(0))
+    DTE, LTE = subsample(DTE, LTE, 1000, np.random.default_rng(1))
+lec.progress(f"PCA on all {DTR.shape[1]} training images")
+pca = fit_pca(DTR, 100)
+ZTR, ZTE = pca.transform(DTR), pca.transform(DTE)  # rows 0..m-1 are the PCA-m projection
+
+SYSTEMS = {"MVG, PCA 50": (train_mvg, 50), "tied, PCA 50": (train_tied, 50),
+           "tied, PCA 100": (train_tied, 100), "naive Bayes, PCA 50": (train_naive_bayes, 50)}
+PAIRS = list(combinations(range(10), 2))  # (a, b) with a < b: digit a = 1 (target), b = 0
+eers = {k: np.zeros((len(PAIRS), 2)) for k in SYSTEMS}  # per pair: [ROCCH, Pfn = Pfp threshold]
+hard = {}  # the 4 vs 9 llrs of the PCA-50 models
+for i, (a, b) in enumerate(PAIRS):
+    if i % 9 == 0:
+        lec.progress(f"pairs {i + 1}-{i + 9} of 45: {'; '.join(SYSTEMS)}")
+    XTR, YTR = binary_task(ZTR, LTR, a, b)
+    XTE, YTE = binary_task(ZTE, LTE, a, b)
+    for k, (train, m) in SYSTEMS.items():
+        s = llr(train(XTR[:m], YTR).scores(XTE[:m]))
+        eers[k][i] = 100 * eer(s, YTE), 100 * eer(s, YTE, method="raw")
+        if (a, b) == (4, 9) and m == 50:
+            hard[k.split(",")[0]], L49 = s, YTE
+
+lec.section("MNIST, 45 digit pairs (digit a = 1 vs digit b = 0, a < b), average test EER %")
+print("EER at the threshold where |Pfn - Pfp| is smallest (mean of the two; the notes' "
+      "numbers) and where the ROC convex hull crosses Pfn = Pfp (mlpr's default, BOSARIS)")
+REF = {"MVG, PCA 50": 0.8, "tied, PCA 50": 1.7, "tied, PCA 100": 1.5, "naive Bayes, PCA 50": None}
+for k, e in eers.items():
+    lec.check(f"{k:20s} mean EER % (threshold)", e[:, 1].mean(), REF[k], tol=0.1, fmt="{:.2f}")
+rows = [[k, e[:, 1].mean(), e[:, 0].mean(), e[:, 1].mean() - e[:, 0].mean(),
+         "{}v{}: {:.2f}".format(*PAIRS[e[:, 0].argmax()], e[:, 0].max()),
+         int(np.sum(e[:, 0] == 0))] for k, e in eers.items()]
+lec.table("mnist_pairs_eer", "Average pairwise EER % (45 pairs)",
+          ["system", "EER threshold", "EER ROCCH", "difference", "worst pair (ROCCH)",
+           "pairs with EER 0"], rows)
+order = np.argsort(eers["MVG, PCA 50"][:, 0], kind="stable")
+fig = plot_curves([f"{PAIRS[i][0]}v{PAIRS[i][1]}" for i in order],
+                  {k: e[order, 0] for k, e in eers.items()}, xlabel="digit pair a v b",
+                  ylabel="test EER (%, ROCCH)", marker=".",
+                  title="MNIST digit pairs: EER of Gaussian classifiers after PCA")
+fig.set_size_inches(10, 4.2)
+fig.axes[0].tick_params(axis="x", labelrotation=90, labelsize=7)
+lec.figure(fig, "mnist_pairwise_eer.png")
+
+# -- one hard pair: 4 (1) vs 9 (0) ---------------------------------------------------------------
+lec.section("MNIST 4 (1) vs 9 (0), PCA 50: ROC, DET and Bayes error plots")
+title = "MNIST 4 (target) vs 9, test set, PCA 50"
+lec.figure(plot_roc({f"{n} (EER {100 * eer(s, L49):.2f}%)": roc_points(s, L49)
+                     for n, s in hard.items()}, title=f"{title}: ROC"), "mnist_4v9_roc.png")
+lec.figure(plot_det({n: det_points(s, L49) for n, s in hard.items()}, title=f"{title}: DET"),
+           "mnist_4v9_det.png")
+x = np.linspace(-4, 4, 81)
+curves = {n: bayes_error_curve(s, L49, x)[1:] for n, s in hard.items()}
+lec.figure(plot_bayes_error(x, curves, title=f"{title}: Bayes error plot"),
+           "mnist_4v9_bayes_error.png")
+rows = []
+for n, s in hard.items():
+    act, mn = curves[n]
+    rows.append([n] + [f(s, L49, p) for p in (0.1, 0.5, 0.9) for f in (min_dcf, act_dcf)]
+                + [float(np.max(act - mn)), cllr(s, L49), min_cllr(s, L49)])
+lec.table("mnist_4v9", "minDCF / actDCF (normalised, Cfn = Cfp = 1); calibration loss = actDCF - "
+          "minDCF, largest over prior log-odds -4..4; Cllr / minCllr in bits",
+          ["model", "min 0.1", "act 0.1", "min 0.5", "act 0.5", "min 0.9", "act 0.9",
+           "max loss", "Cllr", "minCllr"], rows)
+lec.check("EER of 9 (1) vs 4 (0), i.e. labels swapped and llr -> -llr, equals that of 4 vs 9",
+          eer(-hard["MVG"], 1 - L49), eer(hard["MVG"], L49), tol=1e-12)
+lec.check("actDCF >= minDCF at every prior, every model",
+          all(np.all(a >= m) for a, m in curves.values()), 1, tol=0, fmt="{:.0f}")
+
+# -- MNIST, 10 classes: Bayes decisions for a non-uniform cost matrix ----------------------------
+lec.section("MNIST, 10 classes, MVG on PCA 50, uniform priors: Bayes vs MAP decisions")
+COSTS = uniform_cost_matrix(10)  # COSTS[a, c]: cost of deciding a when the true digit is c
+COSTS[4, 9] = COSTS[9, 4] = 5
+for a, b in combinations((3, 5, 8), 2):
+    COSTS[a, b] = COSTS[b, a] = 3
+print("cost matrix (rows = decision, columns = true digit):")
+print("\n".join("  " + " ".join(f"{v:.0f}" for v in row) for row in COSTS))
+priors = uniform_priors(10)
+S = train_mvg(ZTR[:50], LTR).scores(ZTE[:50])
+LP = log_posteriors(S, priors)
+pred = {"MAP": map_decisions(S, priors), "Bayes": bayes_decisions(LP, COSTS)}
+lec.check("Bayes decisions with the 0-1 costs: decisions that differ from MAP",
+          np.sum(bayes_decisions(LP, uniform_cost_matrix(10)) != pred["MAP"]), 0, tol=0,
+          fmt="{:.0f}")
+risk = {k: empirical_bayes_risk(p, LTE, priors, COSTS) for k, p in pred.items()}
+rows = []
+for k, p in pred.items():
+    M = confusion_matrix(p, LTE, 10)
+    rows.append([k, 100 * error_rate(p, LTE), risk[k],
+                 empirical_bayes_risk(p, LTE, priors, COSTS, normalize=False),
+                 M[4, 9] + M[9, 4], sum(M[a, b] + M[b, a] for a, b in combinations((3, 5, 8), 2))])
+lec.table("mnist_bayes_risk", "Normalised empirical Bayes risk (1 = the best decision that "
+          "ignores the image)", ["decisions", "error %", "risk (normalised)", "risk",
+                                 "4<->9 errors", "3/5/8 errors"], rows)
+lec.check("Bayes decisions are not worse: risk_Bayes <= risk_MAP", risk["Bayes"] <= risk["MAP"],
+          1, tol=0, fmt="{:.0f}")
+fig, axes = figure_grid(1, 2, width=6.6, height=6.0,
+                        title="MNIST test set, MVG on PCA 50, non-uniform costs: confusion "
+                              "matrices (rows = predicted, columns = true digit)")
+for ax, (k, p) in zip(axes[0], pred.items()):
+    plot_confusion_matrix(confusion_matrix(p, LTE, 10), class_names=range(10), ax=ax,
+                          title=f"{k} decisions: error {100 * error_rate(p, LTE):.2f}%, "
+                                f"normalised risk {risk[k]:.4f}")
+fig.tight_layout()
+lec.figure(fig, "mnist_confusion_bayes_vs_map.png")
+lec.finish()
