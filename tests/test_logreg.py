@@ -1,0 +1,607 @@
+"""Tests of mlpr.logreg: expected values come from independent routes (the objective written as a
+Python loop over samples, central finite differences of objectives and gradients, three
+different solvers, the K = 2 softmax against the binary model, an explicit loop of outer
+products, the perceptron's margins, the course's published iris numbers)."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from mlpr.datasets import load_iris, load_iris_binary
+from mlpr.logreg import (
+    BinaryLogReg,
+    ConvergenceWarning,
+    MulticlassLogReg,
+    Perceptron,
+    expand_quadratic,
+    logreg_hessian,
+    logreg_multiclass_obj_wrap,
+    logreg_obj_wrap,
+    minimize_gradient_descent,
+    minimize_newton,
+    train_logreg_binary,
+    train_logreg_multiclass,
+    train_perceptron,
+)
+from mlpr.utils import split_db_2to1
+
+OPT = 1e-6  # optimiser results and finite-difference checks
+
+
+# -- data ----------------------------------------------------------------------------------------
+
+
+def _binary(seed=0, n=(70, 50), nfeat=3, shift=1.0):
+    """Two overlapping Gaussian classes (not separable), labels interleaved, class 1 first size."""
+    rng = np.random.default_rng(seed)
+    X1 = rng.standard_normal((nfeat, n[0])) + shift
+    X0 = rng.standard_normal((nfeat, n[1])) - 0.5 * shift
+    D = np.hstack([X1, X0])
+    L = np.concatenate([np.ones(n[0], int), np.zeros(n[1], int)])
+    perm = rng.permutation(L.size)
+    return D[:, perm], L[perm]
+
+
+def _multiclass(seed=0, K=3, n=40, nfeat=3):
+    rng = np.random.default_rng(seed)
+    means = 1.5 * rng.standard_normal((nfeat, K))
+    D = np.hstack([rng.standard_normal((nfeat, n)) + means[:, [k]] for k in range(K)])
+    L = np.repeat(np.arange(K), n)
+    perm = rng.permutation(L.size)
+    return D[:, perm], L[perm]
+
+
+def _separable(seed=0):
+    """Linearly separable two-class data (a gap of 1 around the plane x_0 + x_1 = 0)."""
+    rng = np.random.default_rng(seed)
+    D = rng.standard_normal((2, 60))
+    side = D[0] + D[1]
+    L = (side > 0).astype(int)
+    D[:, L == 1] += 0.5
+    D[:, L == 0] -= 0.5
+    return D, L
+
+
+def _loop_objective(D, L, l, w, b, prior=None):
+    """eq. (100)/(101) as a loop over samples, with math.log1p(math.exp(.)) on moderate scores."""
+    n = L.size
+    nT = int(np.sum(L == 1))
+    total = 0.0
+    for i in range(n):
+        z = 2 * L[i] - 1
+        s = float(w @ D[:, i] + b)
+        loss = math.log1p(math.exp(-z * s))
+        if prior is None:
+            total += loss / n
+        elif L[i] == 1:
+            total += prior * loss / nT
+        else:
+            total += (1 - prior) * loss / (n - nT)
+    return 0.5 * l * float(w @ w) + total
+
+
+def _central_grad(f, v, h=1e-6):
+    g = np.zeros_like(v)
+    for j in range(v.size):
+        e = np.zeros_like(v)
+        e[j] = h
+        g[j] = (f(v + e) - f(v - e)) / (2 * h)
+    return g
+
+
+def _assert_close(a, b, tol=OPT):
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    assert a.shape == b.shape
+    scale = max(np.abs(b).max(), 1.0)
+    np.testing.assert_allclose(a, b, rtol=0, atol=tol * scale)
+
+
+# -- binary objective ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("prior", [None, 0.3, 0.8])
+@pytest.mark.parametrize("l", [0.0, 0.1, 2.0])
+def test_binary_objective_matches_a_loop_over_samples(l, prior):
+    D, L = _binary()
+    rng = np.random.default_rng(1)
+    obj = logreg_obj_wrap(D, L, l, prior=prior)
+    for _ in range(3):
+        v = rng.standard_normal(D.shape[0] + 1)
+        f, g = obj(v)
+        assert isinstance(f, float) and g.shape == v.shape
+        assert f == pytest.approx(_loop_objective(D, L, l, v[:-1], v[-1], prior), rel=1e-12)
+
+
+@pytest.mark.parametrize("prior", [None, 0.2, 0.9])
+def test_binary_gradient_and_hessian_match_finite_differences(prior):
+    D, L = _binary(seed=3)
+    obj = logreg_obj_wrap(D, L, 0.3, prior=prior)
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        v = rng.standard_normal(D.shape[0] + 1)
+        _assert_close(obj(v)[1], _central_grad(lambda u: obj(u)[0], v))
+        H = logreg_hessian(D, L, 0.3, v, prior=prior)
+        Hfd = np.column_stack(
+            [_central_grad(lambda u, j=j: obj(u)[1][j], v) for j in range(v.size)]
+        )
+        _assert_close(H, Hfd)
+        assert np.allclose(H, H.T)
+
+
+def test_bias_is_not_regularised():
+    D, L = _binary()
+    v = np.array([0.0, 0.0, 0.0, 5.0])
+    # with w = 0 the penalty is zero whatever b, so lambda does not change the objective
+    assert logreg_obj_wrap(D, L, 0.0)(v)[0] == logreg_obj_wrap(D, L, 10.0)(v)[0]
+    H = logreg_hessian(D, L, 10.0, v) - logreg_hessian(D, L, 0.0, v)
+    _assert_close(H, np.diag([10.0, 10.0, 10.0, 0.0]), 1e-12)
+
+
+@pytest.mark.parametrize("prior", [None, 0.1, 0.7])
+@pytest.mark.parametrize("l", [0.0, 1e-3, 5.0])
+def test_binary_objective_at_zero_is_log_2(l, prior):
+    D, L = _binary()
+    f, g = logreg_obj_wrap(D, L, l, prior=prior)(np.zeros(D.shape[0] + 1))
+    assert f == pytest.approx(math.log(2.0), rel=1e-14)
+
+
+def test_prior_weighted_with_the_empirical_prior_equals_the_unweighted_objective():
+    D, L = _binary()
+    pemp = np.mean(L == 1)
+    a, b = logreg_obj_wrap(D, L, 0.2), logreg_obj_wrap(D, L, 0.2, prior=pemp)
+    v = np.random.default_rng(0).standard_normal(D.shape[0] + 1)
+    assert a(v)[0] == pytest.approx(b(v)[0], rel=1e-13)
+    _assert_close(a(v)[1], b(v)[1], 1e-13)
+    ma, mb = train_logreg_binary(D, L, 0.2), train_logreg_binary(D, L, 0.2, prior=pemp)
+    _assert_close(mb.w, ma.w, 1e-8)
+    assert mb.objective == pytest.approx(ma.objective, rel=1e-12)
+    assert mb.prior_log_odds == pytest.approx(ma.prior_log_odds, rel=1e-12)
+
+
+def test_objective_is_finite_for_huge_scores():
+    D, L = _binary()
+    obj = logreg_obj_wrap(D, L, 0.0)
+    f, g = obj(np.array([1e4, -1e4, 1e4, 1e4]))
+    assert np.isfinite(f) and f > 100 and np.all(np.isfinite(g))
+
+
+def test_objective_works_with_scipy_fmin_l_bfgs_b():
+    import scipy.optimize
+
+    D, L = _binary()
+    obj = logreg_obj_wrap(D, L, 0.1)
+    x, f, _ = scipy.optimize.fmin_l_bfgs_b(obj, np.zeros(D.shape[0] + 1), factr=1.0, pgtol=1e-12)
+    m = train_logreg_binary(D, L, 0.1)
+    _assert_close(x, np.append(m.w, m.b))
+    assert f == pytest.approx(m.objective, rel=1e-12)
+
+
+# -- binary training ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("prior", [None, 0.8])
+@pytest.mark.parametrize("l", [1e-2, 0.1, 1.0])
+def test_lbfgs_gradient_descent_and_newton_reach_the_same_optimum(l, prior):
+    D, L = _binary(seed=5)
+    ms = {s: train_logreg_binary(D, L, l, prior=prior, solver=s) for s in ("lbfgs", "gd", "newton")}
+    ref = ms["newton"]
+    for s in ("lbfgs", "gd"):
+        _assert_close(ms[s].w, ref.w)
+        assert ms[s].b == pytest.approx(ref.b, abs=OPT * max(1.0, abs(ref.b)))
+        assert ms[s].objective == pytest.approx(ref.objective, rel=1e-10)
+    obj = logreg_obj_wrap(D, L, l, prior=prior)
+    for m in ms.values():
+        v = np.append(m.w, m.b)
+        assert np.max(np.abs(obj(v)[1])) < 1e-7  # the gradient vanishes at the optimum
+        assert obj(v)[0] == pytest.approx(m.objective, rel=1e-14)
+        # a perturbation in any direction increases the objective
+        for u in np.eye(v.size):
+            assert obj(v + 1e-3 * u)[0] > m.objective and obj(v - 1e-3 * u)[0] > m.objective
+
+
+def test_generic_gradient_descent_with_backtracking_reaches_the_optimum():
+    D, L = _binary(seed=6)
+    obj = logreg_obj_wrap(D, L, 0.5)
+    res = minimize_gradient_descent(obj, np.zeros(4), tol=1e-9)
+    m = train_logreg_binary(D, L, 0.5, solver="newton")
+    _assert_close(res.x, np.append(m.w, m.b))
+    assert res.fun == pytest.approx(m.objective, rel=1e-12)
+
+
+def test_newton_solves_a_quadratic_in_one_step():
+    A = np.array([[3.0, 1.0], [1.0, 2.0]])
+    c = np.array([1.0, -1.0])
+
+    def fgh(x):
+        return 0.5 * x @ A @ x - c @ x, A @ x - c, A
+
+    res = minimize_newton(fgh, np.array([10.0, -7.0]))
+    assert res.success and res.nit == 1
+    _assert_close(res.x, np.linalg.solve(A, c), 1e-12)
+
+
+def test_gradient_descent_fixed_step_on_a_quadratic():
+    A = np.diag([1.0, 4.0])
+
+    def fg(x):
+        return 0.5 * x @ A @ x, A @ x
+
+    res = minimize_gradient_descent(fg, np.array([1.0, 1.0]), step=0.25, backtracking=False,
+                                    tol=1e-12)
+    assert res.success
+    _assert_close(res.x, np.zeros(2), 1e-12)
+    # a step above 2 / L_max diverges: reported, not an endless loop
+    bad = minimize_gradient_descent(fg, np.array([1.0, 1.0]), step=1.0, backtracking=False,
+                                    max_iter=50)
+    assert not bad.success and bad.nit == 50
+
+
+def test_binary_model_scores_and_llr():
+    D, L = _binary()
+    m = train_logreg_binary(D, L, 0.1)
+    assert isinstance(m, BinaryLogReg) and m.w.shape == (3,) and isinstance(m.b, float)
+    assert m.l == 0.1 and m.prior is None
+    Dt = np.random.default_rng(9).standard_normal((3, 7))
+    _assert_close(m.scores(Dt), np.array([m.w @ Dt[:, i] + m.b for i in range(7)]), 1e-14)
+    nT, nF = np.sum(L == 1), np.sum(L == 0)
+    assert m.prior_log_odds == pytest.approx(math.log(nT / nF), rel=1e-14)
+    _assert_close(m.llr(Dt), m.scores(Dt) - math.log(nT / nF), 1e-14)
+    mp = train_logreg_binary(D, L, 0.1, prior=0.8)
+    assert mp.prior == 0.8 and mp.prior_log_odds == pytest.approx(math.log(4.0), rel=1e-14)
+    _assert_close(mp.llr(Dt), mp.scores(Dt) - math.log(4.0), 1e-14)
+    assert m.scores(Dt[:, 0]).shape == (1,)  # one sample as a 1-D vector
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        m.scores(np.zeros((7, 3)))
+
+
+def test_raising_the_training_prior_moves_the_decisions_towards_class_1():
+    D, L = _binary(seed=2)
+    lo, hi = train_logreg_binary(D, L, 0.1, prior=0.2), train_logreg_binary(D, L, 0.1, prior=0.9)
+    assert np.sum(hi.scores(D) > 0) > np.sum(lo.scores(D) > 0)
+
+
+def test_iteration_limit_warns():
+    D, L = _binary()
+    with pytest.warns(ConvergenceWarning, match="iteration limit"):
+        train_logreg_binary(D, L, 1e-3, max_iter=2)
+    with pytest.warns(ConvergenceWarning, match="iteration limit"):
+        train_logreg_binary(D, L, 1e-3, solver="gd", max_iter=3)
+
+
+@pytest.mark.parametrize("solver", ["lbfgs", "newton", "gd"])
+def test_separable_data_without_regularisation_warns_and_terminates(solver):
+    D, L = _separable()
+    max_iter = {"lbfgs": 15000, "newton": 100, "gd": 2000}[solver]
+    with pytest.warns(ConvergenceWarning, match="no minimiser"):
+        m = train_logreg_binary(D, L, 0.0, solver=solver, max_iter=max_iter)
+    assert np.all((m.scores(D) > 0) == (L == 1))
+    assert m.n_iter <= max_iter
+    # with lambda > 0 there is a minimiser and no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        train_logreg_binary(D, L, 1e-2, solver=solver)
+
+
+def test_non_separable_data_without_regularisation_does_not_warn():
+    D, L = _binary()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = train_logreg_binary(D, L, 0.0)
+    assert np.max(np.abs(logreg_obj_wrap(D, L, 0.0)(np.append(m.w, m.b))[1])) < 1e-7
+
+
+def test_training_is_deterministic():
+    D, L = _binary()
+    a, b = train_logreg_binary(D, L, 0.1), train_logreg_binary(D, L, 0.1)
+    assert np.array_equal(a.w, b.w) and a.b == b.b
+
+
+# -- multiclass ----------------------------------------------------------------------------------
+
+
+def _loop_multiclass_objective(D, L, l, W, b):
+    n = L.size
+    total = 0.0
+    for i in range(n):
+        s = W.T @ D[:, i] + b
+        total += math.log(sum(math.exp(sk) for sk in s)) - s[L[i]]
+    return 0.5 * l * float(np.sum(W * W)) + total / n
+
+
+def test_multiclass_objective_matches_a_loop_and_log_k_at_zero():
+    D, L = _multiclass(K=4)
+    obj = logreg_multiclass_obj_wrap(D, L, 0.3)
+    assert obj(np.zeros(3 * 4 + 4))[0] == pytest.approx(math.log(4.0), rel=1e-14)
+    v = np.random.default_rng(1).standard_normal(16)
+    W, b = v[:12].reshape((3, 4), order="F"), v[12:]
+    assert obj(v)[0] == pytest.approx(_loop_multiclass_objective(D, L, 0.3, W, b), rel=1e-12)
+
+
+def test_multiclass_gradient_matches_finite_differences():
+    D, L = _multiclass(K=3)
+    obj = logreg_multiclass_obj_wrap(D, L, 0.2)
+    rng = np.random.default_rng(4)
+    for _ in range(3):
+        v = rng.standard_normal(3 * 3 + 3)
+        _assert_close(obj(v)[1], _central_grad(lambda u: obj(u)[0], v))
+
+
+def test_multiclass_model_gradient_vanishes_and_posteriors_are_a_softmax():
+    D, L = _multiclass(K=3)
+    m = train_logreg_multiclass(D, L, 0.05)
+    assert isinstance(m, MulticlassLogReg) and m.W.shape == (3, 3) and m.b.shape == (3,)
+    v = np.concatenate([m.W.ravel(order="F"), m.b])
+    f, g = logreg_multiclass_obj_wrap(D, L, 0.05)(v)
+    assert np.max(np.abs(g)) < 1e-7 and f == pytest.approx(m.objective, rel=1e-14)
+    _assert_close(m.W.sum(axis=1), np.zeros(3), 1e-8)  # optimality of the penalty: sum_k w_k = 0
+    S = m.scores(D)
+    _assert_close(S, m.W.T @ D + m.b[:, None], 1e-14)
+    P = np.exp(m.log_posteriors(D))
+    _assert_close(P, np.exp(S) / np.exp(S).sum(axis=0), 1e-12)
+    _assert_close(P.sum(axis=0), np.ones(L.size), 1e-12)
+    _assert_close(m.class_priors, np.bincount(L) / L.size, 1e-15)
+    # training proportions passed explicitly change nothing; other priors re-weight the softmax
+    _assert_close(m.log_posteriors(D, m.class_priors), m.log_posteriors(D), 1e-12)
+    pri = np.array([0.6, 0.3, 0.1])
+    Sp = S + np.log(pri / m.class_priors)[:, None]
+    _assert_close(np.exp(m.log_posteriors(D, pri)), np.exp(Sp) / np.exp(Sp).sum(axis=0), 1e-12)
+
+
+def test_multiclass_with_two_classes_is_the_binary_model_with_half_lambda():
+    # J_multi(w_0, w_1) = loss(w_1 - w_0) + l/2 (|w_0|^2 + |w_1|^2); for a fixed difference w the
+    # penalty is smallest at w_1 = -w_0 = w / 2, where it is (l / 2)/2 |w|^2: the binary objective
+    # with lambda / 2. So w_1 - w_0 and b_1 - b_0 equal the binary solution for lambda / 2.
+    D, L = _binary(seed=7)
+    for l in (0.02, 0.4):
+        mm = train_logreg_multiclass(D, L, l)
+        mb = train_logreg_binary(D, L, l / 2)
+        _assert_close(mm.W[:, 1] - mm.W[:, 0], mb.w)
+        assert mm.b[1] - mm.b[0] == pytest.approx(mb.b, abs=OPT)
+        _assert_close(mm.W[:, 0], -mm.W[:, 1])
+        assert mm.objective == pytest.approx(mb.objective, rel=1e-10)
+        _assert_close(mm.scores(D)[1] - mm.scores(D)[0], mb.scores(D))
+
+
+def test_multiclass_separable_without_regularisation_warns():
+    D, L = load_iris()
+    sel = L < 2  # setosa and versicolor are linearly separable
+    with pytest.warns(ConvergenceWarning, match="no minimiser"):
+        m = train_logreg_multiclass(D[:, sel], L[sel], 0.0, max_iter=3000)
+    assert np.all(m.scores(D[:, sel]).argmax(axis=0) == L[sel])
+
+
+def test_iris_multiclass_course_numbers():
+    D, L = load_iris()
+    (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
+    for l, errors in ((1e-3, 2), (0.1, 3), (1.0, 9)):  # 4.0%, 6.0%, 18.0% of 50
+        m = train_logreg_multiclass(DTR, LTR, l)
+        pred = m.scores(DVAL).argmax(axis=0)
+        assert int(np.sum(pred != LVAL)) == errors
+        assert 100.0 * np.mean(pred != LVAL) == pytest.approx(100.0 * errors / 50)
+
+
+# -- quadratic features --------------------------------------------------------------------------
+
+
+def test_expand_quadratic_matches_an_explicit_loop():
+    D = np.random.default_rng(0).standard_normal((4, 9))
+    Phi = expand_quadratic(D)
+    assert Phi.shape == (4 * 4 + 4, 9)
+    ref = np.column_stack(
+        [np.concatenate([np.outer(x, x).ravel(order="F"), x]) for x in D.T]
+    )
+    assert np.array_equal(Phi, ref)
+    assert np.array_equal(expand_quadratic(D[:1]), np.vstack([D[:1] ** 2, D[:1]]))
+
+
+def test_quadratic_logistic_regression_separates_a_circle():
+    rng = np.random.default_rng(0)
+    D = rng.uniform(-2, 2, (2, 300))
+    L = (np.sum(D**2, axis=0) < 1.5).astype(int)
+    lin = train_logreg_binary(D, L, 1e-4)
+    quad = train_logreg_binary(expand_quadratic(D), L, 1e-4)
+    err = lambda m, X: np.mean((m.scores(X) > 0) != (L == 1))  # noqa: E731
+    assert err(quad, expand_quadratic(D)) < 0.02 < 0.2 < err(lin, D)
+
+
+# -- perceptron ----------------------------------------------------------------------------------
+
+
+def test_perceptron_converges_on_setosa_vs_versicolor():
+    D, L = load_iris()
+    sel = L < 2
+    X, Y = D[:, sel], (L[sel] == 0).astype(int)  # setosa = 1
+    m = train_perceptron(X, Y, 100, np.random.default_rng(0))
+    assert isinstance(m, Perceptron) and m.converged and 1 <= m.epochs <= 100
+    assert m.n_updates >= 1
+    s = m.scores(X)
+    assert np.all((s > 0) == (Y == 1)) and np.all(s != 0)
+    # deterministic given the generator's seed; eta only scales the solution
+    m2 = train_perceptron(X, Y, 100, np.random.default_rng(0))
+    assert np.array_equal(m.w, m2.w) and m.epochs == m2.epochs
+    m3 = train_perceptron(X, Y, 100, np.random.default_rng(0), eta=0.5)
+    _assert_close(m3.w, 0.5 * m.w, 1e-14)
+    assert m3.epochs == m.epochs
+
+
+def test_perceptron_replays_the_update_rule():
+    # the notes' rule written out sample by sample, with the same per-epoch permutations
+    D, L = _separable(seed=4)
+    m = train_perceptron(D, L, 1000, np.random.default_rng(3), eta=0.7)
+    rng = np.random.default_rng(3)
+    w, updates = np.zeros(3), 0
+    for epoch in range(1, 1001):  # noqa: B007 (epoch is compared after the loop)
+        mistakes = 0
+        for i in rng.permutation(L.size):
+            phi, t = np.array([D[0, i], D[1, i], 1.0]), 2 * L[i] - 1
+            if t * (w @ phi) <= 0:
+                w = w + 0.7 * phi * t
+                mistakes += 1
+        updates += mistakes
+        if mistakes == 0:
+            break
+    assert m.converged and m.epochs == epoch and m.n_updates == updates
+    _assert_close(np.append(m.w, m.b), w, 1e-14)
+
+
+def test_perceptron_reports_non_convergence_on_non_separable_data():
+    D, L = load_iris_binary()  # versicolor vs virginica overlap
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        m = train_perceptron(D, L, 5, np.random.default_rng(0))
+    assert not m.converged and m.epochs == 5
+
+
+# -- validation ----------------------------------------------------------------------------------
+
+
+def test_transposed_data_is_reported():
+    D, L = _binary()
+    rng = np.random.default_rng(0)
+    for call in (
+        lambda: logreg_obj_wrap(D.T, L, 0.1),
+        lambda: logreg_hessian(D.T, L, 0.1, np.zeros(4)),
+        lambda: train_logreg_binary(D.T, L, 0.1),
+        lambda: logreg_multiclass_obj_wrap(D.T, L, 0.1),
+        lambda: train_logreg_multiclass(D.T, L, 0.1),
+        lambda: train_perceptron(D.T, L, 10, rng),
+    ):
+        with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+            call()
+    m = train_logreg_multiclass(D, L, 0.1)
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        m.scores(D.T)
+    p = train_perceptron(*_separable(), 100, rng)
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        p.scores(np.zeros((5, 2)))
+    with pytest.raises(ValueError, match="1-D"):
+        expand_quadratic(np.zeros(4))
+
+
+@pytest.mark.parametrize(
+    "l, exc, msg",
+    [(-1.0, ValueError, ">= 0"), (np.nan, ValueError, ">= 0"), (np.inf, ValueError, ">= 0"),
+     ("0.1", TypeError, "real number"), (None, TypeError, "real number"),
+     (True, TypeError, "real number")],
+)
+def test_bad_lambda(l, exc, msg):
+    D, L = _binary()
+    for call in (
+        lambda: logreg_obj_wrap(D, L, l),
+        lambda: logreg_hessian(D, L, l, np.zeros(4)),
+        lambda: train_logreg_binary(D, L, l),
+        lambda: logreg_multiclass_obj_wrap(D, L, l),
+        lambda: train_logreg_multiclass(D, L, l),
+    ):
+        with pytest.raises(exc, match=msg):
+            call()
+
+
+@pytest.mark.parametrize(
+    "prior, exc, msg",
+    [(0.0, ValueError, r"open interval \(0, 1\)"), (1.0, ValueError, r"open interval"),
+     (np.nan, ValueError, "open interval"), (1.5, ValueError, "open interval"),
+     ("0.5", TypeError, "real number in"), ([0.5], TypeError, "real number in")],
+)
+def test_bad_prior(prior, exc, msg):
+    D, L = _binary()
+    with pytest.raises(exc, match=msg):
+        train_logreg_binary(D, L, 0.1, prior=prior)
+    with pytest.raises(exc, match=msg):
+        logreg_obj_wrap(D, L, 0.1, prior=prior)
+
+
+def test_binary_label_errors():
+    D, L = _binary()
+    L3 = L.copy()
+    L3[0] = 2
+    for call in (
+        lambda: train_logreg_binary(D, L3, 0.1),
+        lambda: logreg_obj_wrap(D, L3, 0.1),
+        lambda: train_perceptron(D, L3, 5, np.random.default_rng(0)),
+    ):
+        with pytest.raises(ValueError, match=r"holds label 2 .* is binary"):
+            call()
+    ones = np.ones_like(L)
+    with pytest.raises(ValueError, match="no sample of class 0"):
+        train_logreg_binary(D, ones, 0.1)
+    with pytest.raises(ValueError, match="no sample of class 1"):
+        train_perceptron(D, 0 * L, 5, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="no sample of class 1"):
+        logreg_obj_wrap(D, 0 * L, 0.1, prior=0.5)
+    logreg_obj_wrap(D, 0 * L, 0.1)  # the unweighted objective is defined with one class
+    with pytest.raises(ValueError, match="labels but the data have"):
+        train_logreg_binary(D, L[:-1], 0.1)
+    with pytest.raises(ValueError, match="negative"):
+        train_logreg_binary(D, L - 1, 0.1)
+    with pytest.raises(ValueError, match="NaN"):
+        train_logreg_binary(np.where(D > 2, np.nan, D), L, 0.1)
+
+
+def test_multiclass_label_errors():
+    D, L = _multiclass()
+    with pytest.raises(ValueError, match="no sample of class 1"):
+        train_logreg_multiclass(D, np.where(L == 1, 2, L), 0.1)
+    with pytest.raises(ValueError, match="at least two classes"):
+        train_logreg_multiclass(D, np.zeros_like(L), 0.1)
+    with pytest.raises(ValueError, match="at least two classes"):
+        logreg_multiclass_obj_wrap(D, np.zeros_like(L), 0.1)
+    m = train_logreg_multiclass(D, L, 0.1)
+    with pytest.raises(ValueError, match=r"shape \(2,\), expected \(3,\)"):
+        m.log_posteriors(D, [0.5, 0.5])
+    with pytest.raises(ValueError, match="sum to 1"):
+        m.log_posteriors(D, [0.5, 0.5, 0.5])
+    with pytest.raises(ValueError, match="non-negative"):
+        m.log_posteriors(D, [1.5, -0.25, -0.25])
+
+
+def test_bad_v_and_solver_arguments():
+    D, L = _binary()
+    with pytest.raises(ValueError, match=r"v has shape \(3,\), expected \(4,\)"):
+        logreg_obj_wrap(D, L, 0.1)(np.zeros(3))
+    with pytest.raises(ValueError, match=r"v has shape \(5,\), expected \(4,\)"):
+        logreg_hessian(D, L, 0.1, np.zeros(5))
+    with pytest.raises(ValueError, match=r"expected \(8,\) = \[vec\(W\); b\]"):
+        logreg_multiclass_obj_wrap(D, L, 0.1)(np.zeros(4))
+    with pytest.raises(ValueError, match="solver must be one of"):
+        train_logreg_binary(D, L, 0.1, solver="sgd")
+    with pytest.raises(ValueError, match="tol must be finite and > 0"):
+        train_logreg_binary(D, L, 0.1, tol=0.0)
+    with pytest.raises(ValueError, match="tol must be finite and > 0"):
+        train_logreg_multiclass(D, L, 0.1, tol=-1.0)
+    with pytest.raises(ValueError, match="max_iter must be >= 1"):
+        train_logreg_binary(D, L, 0.1, max_iter=0)
+    with pytest.raises(TypeError, match="max_iter must be an integer"):
+        train_logreg_multiclass(D, L, 0.1, max_iter=1.5)
+    obj = logreg_obj_wrap(D, L, 0.1)
+    with pytest.raises(ValueError, match="needs step"):
+        minimize_gradient_descent(obj, np.zeros(4), backtracking=False)
+    with pytest.raises(ValueError, match="step must be finite and > 0"):
+        minimize_gradient_descent(obj, np.zeros(4), step=-1.0)
+    with pytest.raises(ValueError, match="x0 must be a non-empty 1-D array"):
+        minimize_gradient_descent(obj, np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="x0 contains NaN"):
+        minimize_newton(obj, np.array([0.0, np.nan, 0.0, 0.0]))
+    with pytest.raises(TypeError, match="must return a tuple"):
+        minimize_gradient_descent(lambda x: 0.0, np.zeros(4))
+    with pytest.raises(ValueError, match="gradient of shape"):
+        minimize_gradient_descent(lambda x: (0.0, np.zeros(3)), np.zeros(4))
+    with pytest.raises(TypeError, match=r"must return a tuple \(f, grad, hess\)"):
+        minimize_newton(obj, np.zeros(4))
+    with pytest.raises(ValueError, match="Hessian of shape"):
+        minimize_newton(lambda x: (*obj(x), np.eye(3)), np.zeros(4))
+
+
+def test_perceptron_argument_errors():
+    D, L = _separable()
+    with pytest.raises(TypeError, match="numpy.random.Generator"):
+        train_perceptron(D, L, 10, 0)
+    with pytest.raises(TypeError, match="numpy.random.Generator"):
+        train_perceptron(D, L, 10, np.random.RandomState(0))  # noqa: NPY002
+    with pytest.raises(ValueError, match="max_epochs must be >= 1"):
+        train_perceptron(D, L, 0, np.random.default_rng(0))
+    with pytest.raises(TypeError, match="max_epochs must be an integer"):
+        train_perceptron(D, L, 2.5, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="eta must be finite and > 0"):
+        train_perceptron(D, L, 10, np.random.default_rng(0), eta=0.0)
