@@ -272,10 +272,10 @@ def _mahalanobis_sq(X: np.ndarray, mu: np.ndarray, L: np.ndarray) -> np.ndarray:
     return out
 
 
-def _finite_result(out: np.ndarray, X: np.ndarray) -> np.ndarray:
+def _finite_result(out: np.ndarray, X: np.ndarray, name: str = "X") -> np.ndarray:
     """Return ``out``, or raise the validator's message if a non-finite value came from ``X``."""
     if not np.isfinite(out).all():
-        check_data(X, "X")  # raises, naming the first NaN or inf of X
+        check_data(X, name)  # raises, naming the first NaN or inf of X
     return out
 
 

@@ -48,7 +48,14 @@ import numpy as np
 import scipy.linalg
 from scipy.special import gammaln, logsumexp
 
-from .gaussian import _as_real_array, _check_binary, _check_counts, _chol, compute_mu_C
+from .gaussian import (
+    _as_real_array,
+    _check_binary,
+    _check_counts,
+    _chol,
+    _finite_result,
+    compute_mu_C,
+)
 from .utils import (
     check_covariance,
     check_data,
@@ -319,16 +326,20 @@ class GaussianClassifier:
           - 2 (\mu_k \odot \lambda_k)^T x + \mu_k^T (\mu_k \odot \lambda_k)`: two (K, D) x
           (D, N) products.
         """
-        X = check_data(D, n_features=self.n_features, allow_1d=True)
+        # NaN or inf in D shows in the (K, N) scores, which are checked instead of D itself
+        X = check_data(D, n_features=self.n_features, allow_1d=True, check_finite=False)
         x0 = vcol(self.mu.mean(axis=1))  # reference point: distances do not depend on it
         M = self.mu - x0
-        if self.kind in ("naive", "tied_naive"):
-            var = np.diagonal(self.C, axis1=-2, axis2=-1)
-            var = np.broadcast_to(var.T if var.ndim == 2 else vcol(var), M.shape)  # (D, K)
-            return _scores_diag(X, x0, M, var)
-        if self.kind == "tied":
-            return _scores_tied(X, x0, M, self.Lchol)
-        return _scores_full(X, x0, M, self.Lchol)
+        with np.errstate(invalid="ignore", over="ignore"):
+            if self.kind in ("naive", "tied_naive"):
+                var = np.diagonal(self.C, axis1=-2, axis2=-1)
+                var = np.broadcast_to(var.T if var.ndim == 2 else vcol(var), M.shape)  # (D, K)
+                S = _scores_diag(X, x0, M, var)
+            elif self.kind == "tied":
+                S = _scores_tied(X, x0, M, self.Lchol)
+            else:
+                S = _scores_full(X, x0, M, self.Lchol)
+        return _finite_result(S, X, "D")
 
 
 def _centred_block(

@@ -656,3 +656,16 @@ def test_combine_naive_scores_shape_mismatch():
         combine_naive_scores(np.zeros((3, 4)), np.zeros((3, 5)))
     with pytest.raises(ValueError, match="at least one"):
         combine_naive_scores()
+
+
+@pytest.mark.parametrize("train", [train_mvg, train_naive_bayes, train_tied, train_tied_naive])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_scores_reject_non_finite_data(train, bad):
+    rng = np.random.default_rng(3)
+    D = rng.standard_normal((3, 40))
+    model = train(D, np.arange(40) % 2)
+    X = rng.standard_normal((3, 5))
+    X[2, 4] = bad
+    with pytest.raises(ValueError, match=r"D contains NaN or infinite values \(first at row 2, "
+                                         r"column 4\)"):
+        model.scores(X)
