@@ -23,20 +23,28 @@ import numpy as np
 import scipy
 import scipy.stats
 
-from mlpr.datasets import load_mnist
-from mlpr.evaluation import bayes_error_curve, eer, min_dcf
+from mlpr.datasets import binary_task, load_mnist
 from mlpr.dimred import fit_pca
+from mlpr.evaluation import bayes_error_curve, eer, min_dcf
 from mlpr.gaussian import compute_mu_C, logpdf_GAU_ND
 from mlpr.generative import train_mvg, train_naive_bayes, train_tied
+from mlpr.logreg import (
+    expand_quadratic,
+    logreg_multiclass_obj_wrap,
+    logreg_obj_wrap,
+    train_logreg_binary,
+    train_logreg_multiclass,
+)
 from mlpr.neighbors import train_knn
 
 try:
     import sklearn
     from sklearn.covariance import empirical_covariance
     from sklearn.decomposition import PCA as SkPCA
-    from sklearn.metrics import roc_curve
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as SkLDA
     from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis as SkQDA
+    from sklearn.linear_model import LogisticRegression as SkLogReg
+    from sklearn.metrics import roc_curve
     from sklearn.naive_bayes import GaussianNB as SkGNB
     from sklearn.neighbors import KNeighborsClassifier as SkKNN
 except ImportError:  # the bench extra is optional
@@ -163,6 +171,41 @@ def main(argv=None) -> None:
     plo = np.linspace(-4, 4, 100)
     report("bayes_error_curve, 100 priors, 10^6 scores",
            median_time(lambda: bayes_error_curve(s, Ls, plo), r), t_sort, limit_name="np.argsort")
+
+    # -- logistic regression against scikit-learn: same objective, same tolerance ---------------
+    # sklearn minimises (1 / (2 C n)) ||w||^2 + mean loss with C = 1 / (lambda n), i.e. the notes'
+    # objective; both run L-BFGS to a gradient tolerance of 1e-6. One repeat: these are long.
+    lam, tol = 1e-3, 1e-6
+    tasks = [("binary LR, raw MNIST 4 vs 9", *binary_task(DTR, LTR, 4, 9), False),
+             ("multiclass LR, raw MNIST", DTR, LTR, True),
+             ("multiclass LR, quadratic PCA 50", expand_quadratic(ZTR), LTR, True)]
+    for name, X, Lx, multi in tasks:
+        t0 = time.perf_counter()
+        if multi:
+            model = train_logreg_multiclass(X, Lx, lam, tol=tol)
+            v_ours = np.concatenate([model.W.ravel(order="F"), model.b])
+            obj = logreg_multiclass_obj_wrap(X, Lx, lam)
+        else:
+            model = train_logreg_binary(X, Lx, lam, tol=tol)
+            v_ours = np.append(model.w, model.b)
+            obj = logreg_obj_wrap(X, Lx, lam)
+        t = time.perf_counter() - t0
+        row = f"{name}, lambda=1e-3"
+        if sklearn is None:
+            report(row, t)
+            continue
+        t0 = time.perf_counter()
+        sk_model = SkLogReg(C=1.0 / (lam * X.shape[1]), tol=tol, max_iter=10000).fit(X.T, Lx)
+        t_sk = time.perf_counter() - t0
+        W_sk = sk_model.coef_.T if multi else sk_model.coef_.ravel()
+        b_sk = sk_model.intercept_
+        v_sk = np.concatenate([W_sk.ravel(order="F"), b_sk]) if multi else np.append(W_sk, b_sk)
+        f_ours, f_sk = obj(v_ours)[0], obj(v_sk)[0]
+        report(row, t, None, t_sk, "sklearn LogisticRegression lbfgs")
+        rows[-1].update(objective=f_ours, objective_sklearn=f_sk,
+                        objective_rel_diff=(f_ours - f_sk) / abs(f_sk))
+        print(f"{'':42s} objective {f_ours:.10f} vs sklearn {f_sk:.10f} "
+              f"(relative {(f_ours - f_sk) / abs(f_sk):+.2e})", flush=True)
 
     result = {
         "machine": {"python": platform.python_version(), "numpy": np.__version__,
