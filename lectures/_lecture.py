@@ -58,11 +58,14 @@ class Lecture:
         print(f"\n## {title}")
 
     def check(self, what: str, measured, reference=None, tol: float | None = None,
-              fmt: str = "{:.4f}") -> None:
+              fmt: str = "{:.4f}", open_issue: str | None = None) -> None:
         """Print ``measured`` beside ``reference`` and record whether it is within ``tol``.
 
         ``measured`` and ``reference`` may be scalars or arrays (compared elementwise, max abs
-        difference). Without a reference the value is only reported.
+        difference). Without a reference the value is only reported. ``open_issue`` marks a
+        reference that is known not to be reproduced yet and names the open issue tracking it:
+        a miss is then printed as such and listed in results.json under ``open_gaps``, without
+        failing the run.
         """
         m = np.asarray(measured, dtype=float)
         entry = {"what": what, "measured": m.tolist()}
@@ -74,11 +77,17 @@ class Lecture:
             diff = float(np.max(np.abs(m - r)))
             ok = diff <= (tol if tol is not None else 0.0) + 1e-12
             status = "ok" if ok else ("differs (quick mode)" if self.quick else "MISMATCH")
+            if not ok and not self.quick and open_issue:
+                status = f"NOT YET REPRODUCED ({open_issue})"
             print(f"{what}: {text}   reference {_fmt(r, fmt)}   |diff| {diff:.3g}"
                   f" (tol {tol if tol is not None else 0:g}) {status}")
             entry.update(reference=r.tolist(), tol=tol, abs_diff=diff, ok=ok)
             if not ok and not self.quick:
-                self.failures.append(what)
+                if open_issue:
+                    self.results.setdefault("open_gaps", []).append(
+                        {"what": what, "issue": open_issue})
+                else:
+                    self.failures.append(what)
         self.results["checks"].append(entry)
 
     def table(self, key: str, title: str, header: list[str], rows: list[list]) -> None:

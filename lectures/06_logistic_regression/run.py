@@ -1,0 +1,296 @@
+"""Lecture 06: logistic regression and the perceptron (notes ch. 6, linear-methods notes).
+
+Binary, prior-weighted and multiclass (softmax) logistic regression, R(w, b) = (lambda/2)|w|^2 +
+mean logistic loss with the bias not regularised (eq. 100); the quadratic feature expansion of
+eq. 121; the perceptron. Iris (3 classes; versicolor = 1 vs virginica = 0) and MNIST (10 classes
+and the 45 digit pairs, raw pixels, PCA, PCA + LDA, quadratic features). Binary tasks: class 1 is
+the target; LR scores are log posterior ratios under the training prior, `llr` removes it.
+"""
+
+import os
+import sys
+import warnings
+from itertools import combinations
+from pathlib import Path
+
+# Single-threaded BLAS unless the caller chooses otherwise: the many small L-BFGS iterations here
+# are dominated by call overhead, and on a shared 2-core machine two multi-threaded BLAS processes
+# slow each other down by one to two orders of magnitude (see README). Must precede numpy.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _lecture import Lecture  # noqa: E402
+
+from mlpr.datasets import (  # noqa: E402
+    IRIS_FEATURES,
+    binary_task,
+    load_iris,
+    load_iris_binary,
+    load_mnist,
+    subsample,
+)
+from mlpr.dimred import fit_lda, fit_pca  # noqa: E402
+from mlpr.evaluation import act_dcf, eer, error_rate, min_dcf, optimal_bayes_decisions  # noqa: E402
+from mlpr.generative import llr, map_decisions, train_mvg, train_tied, uniform_priors  # noqa: E402
+from mlpr.logreg import (  # noqa: E402
+    ConvergenceWarning,
+    expand_quadratic,
+    train_logreg_binary,
+    train_logreg_multiclass,
+    train_perceptron,
+)
+from mlpr.plots import figure_grid, plot_curves, plot_decision_regions  # noqa: E402
+from mlpr.utils import split_db_2to1  # noqa: E402
+
+lec = Lecture("06_logistic_regression", __doc__)
+# The quadratic-feature rows are not reproduced yet (issue 5 stays open): multiclass at
+# lambda = 0.1 gives 3.50 against 3.1, and the pairwise EERs come out about three times lower
+# than the notes (0.3 against 1.0). They are printed beside the notes, without failing the run.
+QUAD_GAP = {"quadratic PCA 50": "issue 5, quadratic features"}
+
+
+def fit(train, *args, **kwargs):
+    """Train a model; return it with the ConvergenceWarnings it raised (recorded, not shown)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        model = train(*args, **kwargs)
+    return model, [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+
+
+def pct_error_multi(model, X, L):
+    return 100 * error_rate(model.scores(X).argmax(axis=0), L)
+
+
+# -- iris, 3 classes ----------------------------------------------------------------------------
+lec.section("Iris, 3 classes, multiclass LR, split_db_2to1(seed=0): 100 train, 50 validation")
+D, L = load_iris()
+(DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
+for l, ref in [(1e-3, 4.0), (1e-1, 6.0), (1.0, 18.0)]:
+    m, _ = fit(train_logreg_multiclass, DTR, LTR, l)
+    lec.check(f"lambda = {l:g}: error % (objective {m.objective:.6f})",
+              pct_error_multi(m, DVAL, LVAL), ref, tol=0, fmt="{:.1f}")
+
+# -- iris, versicolor (1) vs virginica (0) --------------------------------------------------------
+lec.section("Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): 66 train, 34 validation")
+D, L = load_iris_binary()
+(DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
+rows = []
+for l in (1e-3, 1e-1, 1.0):
+    for prior in (None, 0.8):
+        m, _ = fit(train_logreg_binary, DTR, LTR, l, prior)
+        s = m.llr(DVAL)
+        pred = optimal_bayes_decisions(s, 0.5)  # llr >= 0: the Bayes decision for pi = 0.5
+        rows.append([f"{l:g}", "empirical" if prior is None else f"pi_T = {prior}",
+                     m.objective, m.n_iter, 100 * error_rate(m.scores(DVAL) > 0, LVAL),
+                     100 * error_rate(pred, LVAL), min_dcf(s, LVAL, 0.5), act_dcf(s, LVAL, 0.5)])
+lec.table("iris_binary", "Binary LR: J(w*, b*), error of s > 0 (training prior), error of the "
+          "llr decisions for pi = 0.5, minDCF / actDCF at pi = 0.5",
+          ["lambda", "training prior", "J(w*,b*)", "iterations", "error % (s > 0)",
+           "error % (llr >= 0)", "minDCF", "actDCF"], rows)
+
+# the quadratic expansion with each off-diagonal product once, scaled by sqrt(2), has the same
+# optimum as eq. (121) (the two copies of x_i x_j share their weight at the optimum, and L-BFGS
+# from zero follows the same path), at half the cost: used for MNIST below
+def expand_quadratic_half(X):
+    """phi(x) with the products x_i x_j (i < j) once, times sqrt(2): same LR optimum as eq. 121."""
+    i, j = np.triu_indices(X.shape[0])
+    scale = np.where(i == j, 1.0, np.sqrt(2.0))[:, None]
+    return np.vstack([X[i] * X[j] * scale, X])
+
+
+q_full, _ = fit(train_logreg_binary, expand_quadratic(DTR), LTR, 1e-3)
+q_half, _ = fit(train_logreg_binary, expand_quadratic_half(DTR), LTR, 1e-3)
+lec.check("iris binary, lambda = 1e-3: J* with eq. 121 features - J* with the half expansion",
+          q_full.objective - q_half.objective, 0.0, tol=1e-8, fmt="{:.2e}")
+
+# -- figures: sigmoid, losses, boundaries, error and minDCF against lambda ----------------------
+x = np.linspace(-8, 8, 401)
+lec.figure(plot_curves(x, {"sigma(s) = 1 / (1 + exp(-s))": 1 / (1 + np.exp(-x))}, marker="",
+                       xlabel="score s = w'x + b", ylabel="P(class 1 | x)",
+                       title="The logistic (sigmoid) function"), "sigmoid.png")
+zs = np.linspace(-3, 3, 601)
+lec.figure(plot_curves(zs, {"0-1 loss [z s <= 0]": (zs <= 0).astype(float),
+                            "logistic loss log(1 + exp(-z s)) (nats)": np.logaddexp(0, -zs),
+                            "logistic loss in bits (upper-bounds the 0-1 loss)":
+                                np.logaddexp(0, -zs) / np.log(2)},
+                       marker="", xlabel="margin z s (z = 2c - 1 = +-1)", ylabel="loss",
+                       title="Logistic loss against the 0-1 loss"), "losses.png")
+
+P, PL = D[2:4], L  # petal length and width of versicolor (1) / virginica (0), all 100 flowers
+lams = [1e-3, 1e-1, 1.0, 10.0]
+fig, axes = figure_grid(1, len(lams), width=4.2, height=3.8,
+                        title="Iris versicolor (1) vs virginica (0), petal features: binary LR "
+                              "decision boundary against lambda")
+for ax, l in zip(axes[0], lams):
+    m, _ = fit(train_logreg_binary, P, PL, l)
+    plot_decision_regions(P, PL, lambda X, m=m: (m.scores(X) > 0).astype(int),
+                          class_names=["virginica", "versicolor"], xlabel=IRIS_FEATURES[2],
+                          ylabel=IRIS_FEATURES[3], ax=ax,
+                          title=f"lambda = {l:g}, |w| = {np.linalg.norm(m.w):.2f}, train err "
+                                f"{100 * error_rate(m.scores(P) > 0, PL):.0f}%")
+fig.tight_layout()
+lec.figure(fig, "iris_boundaries_vs_lambda.png")
+
+grid = np.logspace(-4, 2, 25)
+curves = {"error rate (s > 0)": [], "minDCF (pi = 0.5)": [], "actDCF (pi = 0.5)": []}
+for l in grid:
+    m, _ = fit(train_logreg_binary, DTR, LTR, l)
+    s = m.llr(DVAL)
+    curves["error rate (s > 0)"].append(error_rate(m.scores(DVAL) > 0, LVAL))
+    curves["minDCF (pi = 0.5)"].append(min_dcf(s, LVAL, 0.5))
+    curves["actDCF (pi = 0.5)"].append(act_dcf(s, LVAL, 0.5))
+fig = plot_curves(grid, curves, logx=True, marker=".", xlabel="lambda",
+                  ylabel="error rate / normalised DCF",
+                  title="Iris versicolor vs virginica, validation set: binary LR")
+decades = np.logspace(-4, 2, 7)
+fig.axes[0].set_xticks(decades, [f"{v:g}" for v in decades])  # one label per decade
+fig.axes[0].minorticks_off()
+lec.figure(fig, "iris_error_mindcf_vs_lambda.png")
+
+# -- the perceptron -----------------------------------------------------------------------------
+lec.section("The perceptron (eta = 1, random order each epoch, rng seed 0)")
+D, L = load_iris()
+XS, YS = binary_task(D, L, 0, 1)  # setosa (1) vs versicolor (0): linearly separable
+p, _ = fit(train_perceptron, XS, YS, 1000, np.random.default_rng(0))
+lec.check(f"iris setosa (1) vs versicolor (0): converged after {p.epochs} epochs, "
+          f"{p.n_updates} updates; training error %", 100 * error_rate(p.scores(XS) > 0, YS),
+          0.0, tol=0, fmt="{:.1f}")
+
+DTR, LTR = load_mnist("train")
+DTE, LTE = load_mnist("test")
+if lec.quick:
+    DTR, LTR = subsample(DTR, LTR, 3000, np.random.default_rng(0))
+    DTE, LTE = subsample(DTE, LTE, 1000, np.random.default_rng(1))
+lec.progress("perceptron on MNIST 0 vs 1")
+XTR, YTR = binary_task(DTR, LTR, 0, 1)
+XTE, YTE = binary_task(DTE, LTE, 0, 1)
+p, warn = fit(train_perceptron, XTR, YTR, 100, np.random.default_rng(0))
+lec.check(f"MNIST 0 (1) vs 1 (0), {XTR.shape[1]} training images: "
+          f"{'converged' if p.converged else 'NOT converged'} after {p.epochs} epochs, "
+          f"{p.n_updates} updates; training error %", 100 * error_rate(p.scores(XTR) > 0, YTR),
+          fmt="{:.2f}")
+lec.check("MNIST 0 vs 1, perceptron test error %", 100 * error_rate(p.scores(XTE) > 0, YTE),
+          fmt="{:.2f}")
+
+# -- MNIST: features ----------------------------------------------------------------------------
+LAMBDAS = [0.0, 1e-5, 1e-3, 1e-1]
+# solver settings (see README): gradient tolerance and iteration caps; lambda = 0 has no
+# minimiser on separable features, so the number of iterations decides where it stops
+MC = {"tol": 1e-6, "max_iter": {0.0: 200}, "default": 500}
+PW = {"tol": 1e-5, "max_iter": {0.0: 150}, "default": 300}
+if lec.quick:
+    MC["default"] = PW["default"] = 100
+    MC["max_iter"] = PW["max_iter"] = {0.0: 50}
+
+
+def opts(o, l):
+    return {"tol": o["tol"], "max_iter": o["max_iter"].get(l, o["default"])}
+
+
+lec.progress(f"PCA on the {DTR.shape[1]} training images")
+pca = fit_pca(DTR, 100)
+ZTR, ZTE = pca.transform(DTR), pca.transform(DTE)  # rows 0..m-1 are the PCA-m projection
+# the notes project onto an orthonormal basis U of the LDA subspace (SVD of W), not onto the
+# directions W themselves (W' Sw W = I): the regulariser is not invariant to the feature scale,
+# and at lambda = 0.1 the whitened W gives 11.9% instead of the notes' 12.4%
+U = np.linalg.svd(fit_lda(ZTR, LTR, 9).W, full_matrices=False)[0]
+FEATURES = {"raw": (DTR, DTE), "PCA 50": (ZTR[:50], ZTE[:50]), "PCA 100": (ZTR, ZTE),
+            "PCA 100 + LDA 9": (U.T @ ZTR, U.T @ ZTE),
+            "quadratic PCA 50": None}  # expanded when needed (1,325 rows with the half form)
+
+# -- MNIST, 10 classes ----------------------------------------------------------------------------
+lec.section(f"MNIST, 10 classes, multiclass LR: test error % ({DTR.shape[1]} train, "
+            f"{DTE.shape[1]} test)")
+MC_REF = {"raw": [8.0, 7.4, 7.9, 12.9], "PCA 50": [8.8, 8.8, 8.9, 13.3],
+          "PCA 100": [7.8, 7.8, 8.2, 12.9], "PCA 100 + LDA 9": [10.9, 10.9, 11.0, 12.4],
+          "quadratic PCA 50": [2.3, 1.9, 1.7, 3.1]}
+mc_err, mc_rows, mc_notes = {}, [], []
+for name, ref in MC_REF.items():
+    if name == "quadratic PCA 50":
+        XTR, XTE = expand_quadratic_half(ZTR[:50]), expand_quadratic_half(ZTE[:50])
+    else:
+        XTR, XTE = FEATURES[name]
+    mc_err[name] = []
+    for l, r in zip(LAMBDAS, ref):
+        lec.progress(f"multiclass LR, {name}, lambda = {l:g}")
+        m, warn = fit(train_logreg_multiclass, XTR, LTR, l, **opts(MC, l))
+        e = pct_error_multi(m, XTE, LTE)
+        mc_err[name].append(e)
+        mc_rows.append([name, f"{l:g}", m.n_iter, m.objective, e, r])
+        if warn:
+            mc_notes.append(f"{name}, lambda = {l:g}: {warn[0]}")
+        lec.check(f"{name:16s} lambda = {l:<6g} error % ({m.n_iter} iterations)", e, r,
+                  tol=0.6 if l == 0 else 0.3, fmt="{:.2f}", open_issue=QUAD_GAP.get(name))
+    del XTR, XTE
+lec.table("mnist_multiclass", "Multiclass LR on MNIST (measured)",
+          ["features", "lambda", "iterations", "J(W*,b*)", "test error %", "notes %"], mc_rows)
+for note in mc_notes:
+    print(f"note (ConvergenceWarning): {note}")
+
+lec.section("Gaussian classifiers on the same features, for comparison (test error %)")
+for name, train, feat, ref in [("tied", train_tied, "PCA 50", 12.6),
+                               ("tied", train_tied, "PCA 100", 12.3),
+                               ("tied", train_tied, "PCA 100 + LDA 9", 12.3),
+                               ("MVG", train_mvg, "PCA 50", 3.6)]:
+    XTR, XTE = FEATURES[feat]
+    S = train(XTR, LTR).scores(XTE)
+    lec.check(f"{name} Gaussian, {feat}", 100 * error_rate(map_decisions(S, uniform_priors(10)),
+                                                           LTE), ref, tol=0.3, fmt="{:.2f}")
+
+lec.figure(plot_curves([f"{l:g}" for l in LAMBDAS], mc_err, xlabel="lambda",
+                       ylabel="test error rate (%)",
+                       title=f"MNIST, multiclass LR ({DTR.shape[1]} train images)"),
+           "mnist_multiclass_error_vs_lambda.png")
+
+# -- MNIST, 45 digit pairs ------------------------------------------------------------------------
+PAIRS = list(combinations(range(10), 2))  # (a, b): digit a = 1 (target), b = 0
+if lec.quick:
+    PAIRS = [(0, 1), (3, 8), (4, 9)]
+PW_REF = {"raw": [1.7, 1.4, 1.2, 2.0], "PCA 50": [1.4, 1.4, 1.4, 2.1],
+          "PCA 100": [1.3, 1.2, 1.2, 2.0], "quadratic PCA 50": [1.0, 1.0, 0.9, 1.5]}
+pw = {name: np.zeros((len(PAIRS), len(LAMBDAS))) for name in PW_REF}
+pw_iter = {name: np.zeros((len(PAIRS), len(LAMBDAS)), dtype=int) for name in PW_REF}
+pw_warn = {name: np.zeros(len(LAMBDAS), dtype=int) for name in PW_REF}
+mvg_eer = np.zeros(len(PAIRS))
+for name in PW_REF:
+    feat = "PCA 50" if name == "quadratic PCA 50" else name
+    for i, (a, b) in enumerate(PAIRS):
+        lec.progress(f"pairwise binary LR, {name}, pair {a} v {b} ({i + 1}/{len(PAIRS)})")
+        XTR, YTR = binary_task(FEATURES[feat][0], LTR, a, b)
+        XTE, YTE = binary_task(FEATURES[feat][1], LTE, a, b)
+        if name == "PCA 50":
+            mvg_eer[i] = 100 * eer(llr(train_mvg(XTR, YTR).scores(XTE)), YTE, method="raw")
+        if name == "quadratic PCA 50":
+            XTR, XTE = expand_quadratic_half(XTR), expand_quadratic_half(XTE)
+        for j, l in enumerate(LAMBDAS):
+            m, warn = fit(train_logreg_binary, XTR, YTR, l, **opts(PW, l))
+            pw[name][i, j] = 100 * eer(m.scores(XTE), YTE, method="raw")
+            pw_iter[name][i, j] = m.n_iter
+            pw_warn[name][j] += bool(warn)
+
+lec.section(f"MNIST, {len(PAIRS)} digit pairs, binary LR: average test EER % (threshold EER, "
+            "eer(method='raw'))")
+rows = []
+for name, ref in PW_REF.items():
+    avg = pw[name].mean(axis=0)
+    for j, l in enumerate(LAMBDAS):
+        lec.check(f"{name:16s} lambda = {l:<6g} mean EER %", avg[j], ref[j],
+                  tol=0.6 if l == 0 else 0.3, fmt="{:.2f}", open_issue=QUAD_GAP.get(name))
+    rows.append([name] + list(avg) + [" / ".join(str(int(v)) for v in
+                                                 pw_iter[name].mean(axis=0).round()),
+                                      " / ".join(str(v) for v in pw_warn[name])])
+lec.table("mnist_pairwise_eer", "Average pairwise EER % (measured); mean L-BFGS iterations and "
+          "pairs with a ConvergenceWarning per lambda",
+          ["features"] + [f"lambda {l:g}" for l in LAMBDAS] + ["iterations", "warned pairs"],
+          rows)
+lec.check("MVG Gaussian, PCA 50, mean EER %", mvg_eer.mean(), 0.8, tol=0.3, fmt="{:.2f}")
+lec.figure(plot_curves([f"{l:g}" for l in LAMBDAS],
+                       {name: e.mean(axis=0) for name, e in pw.items()}, xlabel="lambda",
+                       ylabel="average test EER (%)",
+                       hlines={"MVG, PCA 50": mvg_eer.mean()},
+                       title=f"MNIST, {len(PAIRS)} digit pairs: binary LR"),
+           "mnist_pairwise_eer_vs_lambda.png")
+lec.finish()
