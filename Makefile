@@ -25,9 +25,12 @@ $(DEV_STAMP): pyproject.toml $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,dev]'
 	touch $@
 
+# One BLAS thread unless the caller chooses: on a 2-core machine with anything else running,
+# OpenBLAS threads spin on the shared core and the logistic-regression lectures slow down 10x.
 lectures: $(STAMP)
 	@set -e; for s in $(LECTURES); do \
-		echo "=== $$s"; MPLBACKEND=Agg $(PY) $$s; \
+		echo "=== $$s"; \
+		OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} MPLBACKEND=Agg $(PY) $$s; \
 	done
 
 test: $(STAMP)

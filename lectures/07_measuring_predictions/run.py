@@ -1,20 +1,22 @@
-"""Lecture 07: measuring predictions (notes ch. 7.1-7.2).
+"""Lecture 07: measuring predictions, calibration and fusion (notes ch. 7.1-7.4).
 
 Bayes decisions for an application (priors and costs), confusion matrices, the normalised DCF,
 minDCF and actDCF, ROC and DET curves, the EER and Bayes error plots, on iris and MNIST; Cllr and
 minCllr beyond the notes. Binary tasks: class 1 is the target, llr = log f(x|1) - log f(x|0),
-and llr >= t decides class 1. Calibration (ch. 7.3-7.4) is a later lecture.
+and llr >= t decides class 1. Second part: calibration and fusion (ch. 7.3-7.4).
 """
 
 import sys
 from itertools import combinations
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _lecture import Lecture  # noqa: E402
 
+from mlpr.calibration import kfold_calibrate  # noqa: E402
 from mlpr.datasets import binary_task, load_iris_binary, load_mnist, subsample  # noqa: E402
 from mlpr.dimred import fit_pca  # noqa: E402
 from mlpr.evaluation import (  # noqa: E402
@@ -30,6 +32,7 @@ from mlpr.evaluation import (  # noqa: E402
     empirical_bayes_risk,
     error_rate,
     expected_costs,
+    kfold_scores,
     min_cllr,
     min_dcf,
     optimal_bayes_decisions,
@@ -45,6 +48,7 @@ from mlpr.generative import (  # noqa: E402
     train_tied,
     uniform_priors,
 )
+from mlpr.logreg import train_logreg_binary  # noqa: E402
 from mlpr.plots import (  # noqa: E402
     figure_grid,
     plot_bayes_error,
@@ -202,4 +206,82 @@ for ax, (k, p) in zip(axes[0], pred.items()):
                                 f"normalised risk {risk[k]:.4f}")
 fig.tight_layout()
 lec.figure(fig, "mnist_confusion_bayes_vs_map.png")
+
+# -- calibration and fusion (ch. 7.3-7.4) ----------------------------------------------------------
+lec.section("Calibration and fusion (ch. 7.3-7.4): MNIST pairs, PCA 50")
+print("Out-of-fold training scores (kfold_scores, k = 5) -> kfold_calibrate (k = 5, seed 0, "
+      "target prior 0.5) for the training-set view, and the final calibrator (trained on all the "
+      "out-of-fold scores) applied to the test scores of the model trained on the whole pair.")
+
+
+def llr_of(train):
+    """A Gaussian classifier as kfold_scores wants it: scores(D) = the (N,) llr."""
+    def fit(D, L):
+        model = train(D, L)
+        return SimpleNamespace(scores=lambda X: llr(model.scores(X)))
+    return fit
+
+
+CAL_SYSTEMS = {"MVG": llr_of(train_mvg), "tied": llr_of(train_tied),
+               "LR": lambda D, L: SimpleNamespace(scores=train_logreg_binary(D, L, 1e-3).llr)}
+FUSED = "MVG+LR"
+VARIANTS = [(n, v) for n in CAL_SYSTEMS for v in ("raw", "linear", "isotonic")]
+VARIANTS += [(FUSED, "linear")]
+CAL_PAIRS = [(4, 9), (3, 5), (7, 9)] if lec.quick else PAIRS  # quick mode: 3 hard pairs
+metrics = {v: np.zeros((len(CAL_PAIRS), 9)) for v in VARIANTS}
+cal49 = {}  # 4 vs 9: (test llrs, final calibrator)
+for i, (a, b) in enumerate(CAL_PAIRS):
+    if i % 9 == 0:
+        lec.progress(f"calibration: pairs {i + 1}-{min(i + 9, len(CAL_PAIRS))} of "
+                     f"{len(CAL_PAIRS)}, MVG / tied / LR, 5 folds")
+    XTR, YTR = binary_task(ZTR[:50], LTR, a, b)
+    XTE, YTE = binary_task(ZTE[:50], LTE, a, b)
+    oof = {n: kfold_scores(t, XTR, YTR, 5) for n, t in CAL_SYSTEMS.items()}
+    test = {n: t(XTR, YTR).scores(XTE) for n, t in CAL_SYSTEMS.items()}
+    oof[FUSED], test[FUSED] = np.vstack([oof["MVG"], oof["LR"]]), np.vstack([test["MVG"],
+                                                                              test["LR"]])
+    for n, v in VARIANTS:
+        if v == "raw":
+            s_tr, s_te, model = oof[n], test[n], None  # uncalibrated
+        else:
+            s_tr, model = kfold_calibrate(oof[n], YTR, 0.5, k=5, seed=0, method=v)
+            s_te = model.scores(test[n])
+        metrics[n, v][i] = [f(s_te, YTE, p) for p in (0.1, 0.5, 0.9) for f in (min_dcf, act_dcf)] \
+            + [cllr(s_te, YTE), min_cllr(s_te, YTE), cllr(s_tr, YTR)]
+        if (a, b) == (4, 9):
+            cal49[n, v] = s_te, model
+
+i49 = CAL_PAIRS.index((4, 9))
+header = ["system", "calibration", "min 0.1", "act 0.1", "min 0.5", "act 0.5", "min 0.9",
+          "act 0.9", "Cllr", "minCllr", "Cllr train"]
+lec.table("calibration_4v9", "MNIST 4 (1) vs 9 (0), PCA 50, test set: minDCF / actDCF at pi = "
+          "0.1, 0.5, 0.9, Cllr / minCllr (bits); Cllr train = the K-fold calibrated out-of-fold "
+          "training scores", header, [[n, v] + list(m[i49]) for (n, v), m in metrics.items()])
+lec.table("calibration_4v9_models", "MNIST 4 vs 9: final linear calibrators f(s) = alpha's + "
+          "gamma (target prior 0.5)", ["system", "alpha", "gamma"],
+          [[n, " ".join(f"{x:.4f}" for x in cal49[n, "linear"][1].alpha),
+            cal49[n, "linear"][1].gamma] for n in list(CAL_SYSTEMS) + [FUSED]])
+lec.table("calibration_pairs", f"Average over {len(CAL_PAIRS)} digit pairs, PCA 50, test set",
+          header, [[n, v] + list(m.mean(axis=0)) for (n, v), m in metrics.items()])
+lec.check("linear calibration (alpha > 0) leaves the test minDCF unchanged: max |diff| over "
+          "systems, pairs and priors",
+          max(np.abs(metrics[n, "linear"][:, 0:6:2] - metrics[n, "raw"][:, 0:6:2]).max()
+              for n in CAL_SYSTEMS), 0, tol=1e-12, fmt="{:.3g}")
+for n in CAL_SYSTEMS:
+    lec.check(f"{n:4s}: mean test actDCF at pi = 0.5 after linear calibration <= before",
+              metrics[n, "linear"][:, 3].mean() <= metrics[n, "raw"][:, 3].mean(), 1, tol=0,
+              fmt="{:.0f}")
+
+x = np.linspace(-4, 4, 81)
+fig, axes = figure_grid(2, 2, width=6.0, height=4.6,
+                        title="MNIST 4 (target) vs 9, test set, PCA 50: Bayes error plots before "
+                              "and after calibration (target prior 0.5)")
+for ax, n in zip(axes.ravel(), CAL_SYSTEMS):
+    plot_bayes_error(x, {v: bayes_error_curve(cal49[n, v][0], L49, x)[1:]
+                         for v in ("raw", "linear", "isotonic")}, title=n, ax=ax, ylim=(0, 0.7))
+plot_bayes_error(x, {f"{n}, linear": bayes_error_curve(cal49[n, "linear"][0], L49, x)[1:]
+                     for n in ("MVG", "LR", FUSED)}, title="fusion of MVG and LR", ax=axes[1, 1],
+                 ylim=(0, 0.7))
+fig.tight_layout()
+lec.figure(fig, "mnist_4v9_calibration_bayes_error.png")
 lec.finish()

@@ -1,0 +1,330 @@
+"""Tests of mlpr.calibration: linear calibration, fusion, isotonic calibration, K-fold protocol."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from mlpr.calibration import (
+    IsotonicCalibration,
+    LinearCalibration,
+    kfold_calibrate,
+    train_fusion,
+    train_isotonic_calibration,
+    train_linear_calibration,
+)
+from mlpr.evaluation import act_dcf, cllr, min_cllr, min_dcf
+from mlpr.logreg import ConvergenceWarning, logreg_obj_wrap, train_logreg_binary
+from mlpr.utils import kfold_shuffled_indices, vrow
+
+PRIORS = (0.1, 0.5, 0.9)
+
+
+def gaussian_llrs(n1, n0, m=2.0, seed=0):
+    """Scores that are calibrated llrs: class 1 ~ N(m, 2m), class 0 ~ N(-m, 2m).
+
+    log N(s; m, 2m) - log N(s; -m, 2m) = ((s + m)^2 - (s - m)^2) / (4m) = s.
+    """
+    rng = np.random.default_rng(seed)
+    s = np.concatenate([rng.normal(m, np.sqrt(2 * m), n1), rng.normal(-m, np.sqrt(2 * m), n0)])
+    L = np.concatenate([np.ones(n1, int), np.zeros(n0, int)])
+    perm = rng.permutation(n1 + n0)
+    return s[perm], L[perm]
+
+
+# ------------------------------------------------------------------------------------------------
+# linear calibration
+
+
+@pytest.mark.parametrize("prior", [0.5, 0.2])
+def test_calibrated_scores_give_identity(prior):
+    s, L = gaussian_llrs(60000, 40000)
+    cal = train_linear_calibration(s, L, prior)
+    assert cal.alpha.shape == (1,) and cal.n_systems == 1
+    # population optimum alpha = 1, gamma = 0 for every target prior; ~6 standard errors
+    assert abs(cal.alpha[0] - 1.0) < 0.03
+    assert abs(cal.gamma) < 0.03
+    assert cal.prior == prior and cal.l == 0.0
+
+
+def test_affine_transform_of_scores_is_undone():
+    s, L = gaussian_llrs(3000, 5000, seed=1)
+    a, b = 3.5, -2.0
+    c1 = train_linear_calibration(s, L, 0.3)
+    c2 = train_linear_calibration(a * s + b, L, 0.3)
+    np.testing.assert_allclose(c2.alpha, c1.alpha / a, rtol=1e-6)
+    np.testing.assert_allclose(c2.gamma, c1.gamma - c1.alpha[0] * b / a, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(c2.scores(a * s + b), c1.scores(s), rtol=1e-6, atol=1e-6)
+
+
+def test_gamma_is_lr_bias_minus_prior_log_odds():
+    s, L = gaussian_llrs(500, 700, seed=2)
+    for prior in PRIORS:
+        cal = train_linear_calibration(s, L, prior)
+        lr = train_logreg_binary(vrow(s), L, 0.0, prior=prior)
+        assert cal.alpha[0] == lr.w[0] and cal.beta == lr.b
+        assert cal.gamma == pytest.approx(lr.b - np.log(prior / (1 - prior)), rel=1e-12)
+        np.testing.assert_allclose(cal.scores(s), lr.llr(vrow(s)), rtol=1e-12, atol=1e-12)
+
+
+def test_calibration_lowers_actdcf_and_keeps_mindcf():
+    s, L = gaussian_llrs(2000, 3000, seed=3)
+    for a, b in [(3.0, 2.0), (0.2, -1.0), (1.0, 3.0)]:
+        bad = a * s + b
+        for prior in PRIORS:
+            cal = train_linear_calibration(bad, L, prior)
+            good = cal.scores(bad)
+            assert cal.alpha[0] > 0
+            # on its own training scores, at its target prior
+            assert act_dcf(good, L, prior) <= act_dcf(bad, L, prior)
+            assert act_dcf(good, L, prior) - min_dcf(good, L, prior) <= \
+                act_dcf(bad, L, prior) - min_dcf(bad, L, prior)
+            for p in PRIORS:  # a strictly increasing map: the order, hence minDCF, is unchanged
+                assert min_dcf(good, L, p) == min_dcf(bad, L, p)
+            assert min_cllr(good, L) == pytest.approx(min_cllr(bad, L), abs=1e-12)
+            assert cllr(good, L) <= cllr(bad, L)
+
+
+def test_separable_scores_warn_without_regularisation():
+    s = np.array([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0])
+    L = np.array([0, 0, 0, 1, 1, 1])
+    with pytest.warns(ConvergenceWarning):
+        train_linear_calibration(s, L, 0.5)
+    cal = train_linear_calibration(s, L, 0.5, l=1e-2)
+    assert np.isfinite(cal.alpha[0]) and cal.alpha[0] > 0
+
+
+def test_model_is_frozen():
+    s, L = gaussian_llrs(50, 50)
+    cal = train_linear_calibration(s, L, 0.5)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cal.gamma = 0.0
+    assert isinstance(cal, LinearCalibration)
+
+
+# ------------------------------------------------------------------------------------------------
+# fusion
+
+
+def test_fusion_of_one_system_is_linear_calibration():
+    s, L = gaussian_llrs(400, 600, seed=4)
+    cal = train_linear_calibration(2 * s + 1, L, 0.3)
+    for fus in (train_fusion([2 * s + 1], L, 0.3), train_linear_calibration(vrow(2 * s + 1), L,
+                                                                             0.3)):
+        np.testing.assert_array_equal(fus.alpha, cal.alpha)
+        assert fus.gamma == cal.gamma
+        np.testing.assert_array_equal(fus.scores(2 * s + 1), cal.scores(2 * s + 1))
+
+
+def test_fusion_with_noise_gives_noise_weight_zero():
+    s, L = gaussian_llrs(30000, 30000, seed=5)
+    noise = 10 * np.random.default_rng(6).standard_normal(s.size)
+    fus = train_fusion([s, noise], L, 0.5)
+    assert fus.alpha.shape == (2,) and fus.n_systems == 2
+    assert abs(fus.alpha[0] - 1.0) < 0.05
+    assert abs(fus.alpha[1]) < 0.003  # the noise's standard error is about 5e-4 per unit
+    assert abs(fus.gamma) < 0.05
+
+
+def test_fusion_is_the_prior_weighted_lr_optimum():
+    s, L = gaussian_llrs(300, 500, seed=7)
+    S = np.vstack([s, s ** 3 / 10 + np.random.default_rng(8).standard_normal(s.size)])
+    fus = train_linear_calibration(S, L, 0.7)
+    f, g = logreg_obj_wrap(S, L, 0.0, prior=0.7)(np.append(fus.alpha, fus.beta))
+    assert np.abs(g).max() < 1e-6
+    np.testing.assert_allclose(fus.scores(S), fus.alpha @ S + fus.beta - np.log(0.7 / 0.3),
+                               rtol=1e-12, atol=1e-12)
+
+
+# ------------------------------------------------------------------------------------------------
+# isotonic calibration
+
+
+def _naive_pav_posteriors(s, L):
+    """Pool adjacent violators the slow way, on the groups of tied scores."""
+    xs = np.unique(s)
+    blocks = [[np.sum(L[s == x]), np.sum(s == x), [x]] for x in xs]  # targets, count, scores
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(blocks) - 1):
+            if blocks[i][0] / blocks[i][1] > blocks[i + 1][0] / blocks[i + 1][1]:
+                t, n, x = blocks.pop(i + 1)
+                blocks[i] = [blocks[i][0] + t, blocks[i][1] + n, blocks[i][2] + x]
+                merged = True
+                break
+    post = {x: b[0] / b[1] for b in blocks for x in b[2]}
+    return np.array([post[x] for x in s])
+
+
+def test_isotonic_posteriors_equal_naive_pav_with_ties():
+    rng = np.random.default_rng(9)
+    s = np.round(rng.normal(0, 1, 300), 1)  # many ties
+    L = (rng.random(300) < 1 / (1 + np.exp(-2 * s))).astype(int)
+    iso = train_isotonic_calibration(s, L)
+    P = _naive_pav_posteriors(s, L)
+    np.testing.assert_allclose(np.interp(s, iso.knots, iso.posterior_knots), P, atol=1e-12)
+    N, nT = s.size, L.sum()
+    Pc = np.clip(P, 1 / (N + 1), N / (N + 1))
+    expected = np.log(Pc / (1 - Pc)) - np.log(nT / (N - nT))
+    np.testing.assert_allclose(iso.scores(s), expected, rtol=1e-12, atol=1e-12)
+    assert iso.prior_log_odds == pytest.approx(np.log(nT / (N - nT)), rel=1e-12)
+    assert isinstance(iso, IsotonicCalibration) and iso.n == N
+
+
+def test_isotonic_is_monotone_and_finite():
+    s, L = gaussian_llrs(500, 400, seed=10)
+    iso = train_isotonic_calibration(s ** 3, L)  # a non-linear miscalibration
+    assert np.all(np.diff(iso.knots) > 0) and np.all(np.diff(iso.llr_knots) >= 0)
+    x = np.sort(np.random.default_rng(11).normal(0, 20, 2000))
+    y = iso.scores(x)
+    assert np.all(np.isfinite(y)) and np.all(np.diff(y) >= 0)
+    N = s.size
+    assert iso.llr_knots[0] == pytest.approx(np.log(1 / N) - iso.prior_log_odds, rel=1e-12)
+    assert iso.llr_knots[-1] == pytest.approx(np.log(N) - iso.prior_log_odds, rel=1e-12)
+
+
+def test_isotonic_cllr_is_min_cllr_without_clipping():
+    s, L = gaussian_llrs(300, 500, seed=12)
+    s = np.append(s, [s.min() - 1, s.max() + 1])  # a target at the bottom, a non-target on top
+    L = np.append(L, [1, 0])
+    iso = train_isotonic_calibration(s, L)
+    assert 0 < iso.posterior_knots.min() and iso.posterior_knots.max() < 1
+    assert cllr(iso.scores(s), L) == pytest.approx(min_cllr(s, L), rel=1e-10)
+
+
+def test_isotonic_cllr_with_clipping_and_optimal_decisions():
+    s, L = gaussian_llrs(700, 300, seed=13)
+    s = 2 * s - 1
+    iso = train_isotonic_calibration(s, L)
+    llr = iso.scores(s)
+    N, nT = s.size, L.sum()
+    nF = N - nT
+    gap = cllr(llr, L) - min_cllr(s, L)
+    assert 0 <= gap <= (nT / nF + nF / nT) / (2 * N * np.log(2))  # the cost of the clipped ends
+    lin = train_linear_calibration(s, L, 0.5)
+    assert cllr(llr, L) <= cllr(lin.scores(s), L) + 1e-3
+    # PAV posteriors are optimal for every application: Bayes decisions reach minDCF
+    for p in PRIORS:
+        assert act_dcf(llr, L, p) == pytest.approx(min_dcf(s, L, p), abs=1e-12)
+
+
+# ------------------------------------------------------------------------------------------------
+# K-fold protocol
+
+
+@pytest.mark.parametrize("method", ["linear", "isotonic"])
+def test_kfold_calibrate_matches_manual_loop(method):
+    s, L = gaussian_llrs(300, 200, seed=14)
+    s = 0.5 * s + 1
+    out, final = kfold_calibrate(s, L, 0.4, k=4, seed=3, method=method)
+    expected = np.full(s.size, np.nan)
+    for tr, va in kfold_shuffled_indices(s.size, 4, np.random.default_rng(3)):
+        if method == "linear":
+            cal = train_linear_calibration(s[tr], L[tr], 0.4)
+        else:
+            cal = train_isotonic_calibration(s[tr], L[tr])
+        expected[va] = cal.scores(s[va])
+    np.testing.assert_array_equal(out, expected)
+    full = (train_linear_calibration(s, L, 0.4) if method == "linear"
+            else train_isotonic_calibration(s, L))
+    for f in dataclasses.fields(full):
+        np.testing.assert_array_equal(getattr(final, f.name), getattr(full, f.name))
+
+
+def test_kfold_calibrate_fusion_and_defaults():
+    s, L = gaussian_llrs(200, 200, seed=15)
+    S = np.vstack([s, -0.5 * s + np.random.default_rng(16).standard_normal(s.size)])
+    out, final = kfold_calibrate(S, L, 0.5)
+    expected = np.empty(s.size)
+    for tr, va in kfold_shuffled_indices(s.size, 5, np.random.default_rng(0)):
+        expected[va] = train_linear_calibration(S[:, tr], L[tr], 0.5).scores(S[:, va])
+    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_array_equal(final.alpha, train_linear_calibration(S, L, 0.5).alpha)
+    # the second system alone ranks the classes the wrong way: a negative alpha turns it round
+    assert kfold_calibrate(S[1], L, 0.5)[1].alpha[0] < 0
+
+
+# ------------------------------------------------------------------------------------------------
+# error paths
+
+
+def test_errors_prior_and_lambda():
+    s, L = gaussian_llrs(20, 20)
+    for p in (0.0, 1.0, -0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="open interval"):
+            train_linear_calibration(s, L, p)
+        with pytest.raises(ValueError, match="open interval"):
+            kfold_calibrate(s, L, p)
+    with pytest.raises(TypeError, match="prior"):
+        train_linear_calibration(s, L, True)
+    with pytest.raises(TypeError, match="prior"):
+        train_linear_calibration(s, L, None)
+    with pytest.raises(ValueError, match="lambda"):
+        train_linear_calibration(s, L, 0.5, l=-1.0)
+
+
+def test_errors_scores_and_labels():
+    s, L = gaussian_llrs(20, 20)
+    for train in (lambda a, b: train_linear_calibration(a, b, 0.5), train_isotonic_calibration,
+                  lambda a, b: kfold_calibrate(a, b, 0.5)):
+        with pytest.raises(ValueError, match="39 labels"):
+            train(s, L[:-1])
+        with pytest.raises(ValueError, match="no sample of class 0"):
+            train(s, np.ones(40, int))
+        with pytest.raises(ValueError, match="no sample of class 1"):
+            train(s, np.zeros(40, int))
+        with pytest.raises(ValueError, match="label 2"):
+            train(s, np.where(L == 1, 2, 0))
+        with pytest.raises(ValueError, match="NaN or infinite"):
+            train(np.where(L == 1, np.inf, s), L)
+        with pytest.raises(ValueError, match="expected"):
+            train(np.zeros((2, 2, 40)), L)
+        with pytest.raises(TypeError, match="numeric"):
+            train(["a"] * 40, L)
+
+
+def test_errors_transposed_and_wrong_m():
+    s, L = gaussian_llrs(20, 20)
+    S = np.vstack([s, s ** 2])
+    with pytest.raises(ValueError, match=r"did you mean S\.T\?"):
+        train_linear_calibration(S.T, L, 0.5)
+    fus = train_linear_calibration(S, L, 0.5)
+    with pytest.raises(ValueError, match=r"shape \(40, 2\).*did you mean S\.T\?"):
+        fus.scores(S.T)
+    with pytest.raises(ValueError, match="1 systems.*trained on 2"):
+        fus.scores(s)
+    with pytest.raises(ValueError, match="3 systems.*trained on 2"):
+        fus.scores(np.vstack([S, s]))
+    cal = train_linear_calibration(s, L, 0.5)
+    with pytest.raises(ValueError, match="2 systems.*trained on 1"):
+        cal.scores(S)
+    with pytest.raises(ValueError, match=r"did you mean S\.T\?"):
+        cal.scores(s.reshape(-1, 1))
+    np.testing.assert_array_equal(cal.scores(vrow(s)), cal.scores(s))
+    iso = train_isotonic_calibration(s, L)
+    with pytest.raises(ValueError, match="2 systems.*trained on 1"):
+        iso.scores(S)
+    with pytest.raises(ValueError, match="no scores"):
+        cal.scores(np.zeros(0))
+
+
+def test_errors_method_fusion_and_isotonic_inputs():
+    s, L = gaussian_llrs(20, 20)
+    S = np.vstack([s, -s])
+    with pytest.raises(ValueError, match="method must be one of"):
+        kfold_calibrate(s, L, 0.5, method="platt")
+    with pytest.raises(ValueError, match="isotonic calibration takes the \\(N,\\) scores"):
+        kfold_calibrate(S, L, 0.5, method="isotonic")
+    with pytest.raises(ValueError, match="isotonic calibration takes the \\(N,\\) scores"):
+        train_isotonic_calibration(S, L)
+    with pytest.raises(ValueError, match="k must be <= 40"):
+        kfold_calibrate(s, L, 0.5, k=41)
+    with pytest.raises(ValueError, match="seed must be >= 0"):
+        kfold_calibrate(s, L, 0.5, seed=-1)
+    with pytest.raises(TypeError, match="list or tuple"):
+        train_fusion(S, L, 0.5)
+    with pytest.raises(ValueError, match="empty"):
+        train_fusion([], L, 0.5)
+    with pytest.raises(ValueError, match=r"scores\[1\] has shape \(39,\)"):
+        train_fusion([s, s[:-1]], L, 0.5)
