@@ -31,7 +31,15 @@ import scipy.linalg
 import scipy.linalg.lapack
 from scipy.special import gammaln, xlog1py, xlogy
 
-from .utils import check_covariance, check_data, check_int, check_labels, check_vector, vcol
+from .utils import (
+    check_covariance,
+    check_data,
+    check_int,
+    check_labels,
+    check_rng,
+    check_vector,
+    vcol,
+)
 
 __all__ = [
     "logpdf_GAU_1D",
@@ -143,15 +151,6 @@ def _check_pseudo(pseudo) -> float:
     if not (np.isfinite(pseudo) and pseudo >= 0.0):
         raise ValueError(f"pseudo must be a finite pseudo-count >= 0, got {pseudo!r}")
     return pseudo
-
-
-def _check_rng(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), got "
-            f"{type(rng).__name__}"
-        )
-    return rng
 
 
 def _check_mean(mu, n: int) -> np.ndarray:
@@ -549,7 +548,7 @@ def sample_GAU_ND(mu, C, n: int, rng: np.random.Generator) -> np.ndarray:
     ``-1e-10 * max|lambda|``) treated as rounding errors of zero eigenvalues and set to 0. The
     same ``rng`` state therefore gives the same samples.
     """
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     C = check_covariance(C)
     D = C.shape[0]
     mu = _check_mean(mu, D)

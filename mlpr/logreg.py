@@ -63,7 +63,7 @@ import scipy.linalg
 import scipy.optimize
 from scipy.special import expit, logsumexp
 
-from .utils import check_data, check_data_labels, check_int
+from .utils import check_data, check_data_labels, check_int, check_rng
 
 __all__ = [
     "ConvergenceWarning",
@@ -163,15 +163,6 @@ def _check_v(v, n: int, what: str) -> np.ndarray:
     if a.shape != (n,):
         raise ValueError(f"v has shape {a.shape}, expected ({n},) = {what}")
     return a
-
-
-def _check_rng(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), got "
-            f"{type(rng).__name__}"
-        )
-    return rng
 
 
 def _check_solver(solver) -> str:
@@ -1036,7 +1027,7 @@ def train_perceptron(D, L, max_epochs, rng, eta=1.0) -> Perceptron:
     """
     X, L = _check_binary(D, L, "train_perceptron")
     max_epochs = check_int(max_epochs, "max_epochs", low=1)
-    rng = _check_rng(rng)
+    rng = check_rng(rng)
     eta = _check_positive(eta, "eta")
     nf, n = X.shape
     t = 2.0 * L - 1.0

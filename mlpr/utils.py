@@ -22,6 +22,7 @@ __all__ = [
     "check_vector",
     "check_covariance",
     "check_int",
+    "check_rng",
     "split_db_2to1",
     "kfold_indices",
     "kfold_shuffled_indices",
@@ -270,6 +271,16 @@ def check_int(value, name: str, *, low: int | None = None, high: int | None = No
     return value
 
 
+def check_rng(rng) -> np.random.Generator:
+    """Return ``rng`` if it is a ``numpy.random.Generator``; mlpr never seeds a global state."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), got "
+            f"{type(rng).__name__}"
+        )
+    return rng
+
+
 # ------------------------------------------------------------------------------------------------
 # splits
 
@@ -328,12 +339,7 @@ def kfold_shuffled_indices(
     """
     N = check_int(N, "N", low=1)
     K = check_int(K, "K", low=2, high=N)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), got "
-            f"{type(rng).__name__}"
-        )
-    perm = rng.permutation(N)
+    perm = check_rng(rng).permutation(N)
     for fold in np.array_split(perm, K):
         mask = np.zeros(N, dtype=bool)
         mask[fold] = True

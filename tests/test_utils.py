@@ -259,3 +259,14 @@ def test_znorm_constant_feature():
     D = np.vstack([np.arange(5.0), np.ones(5)])
     with pytest.raises(ValueError, match="feature 1 of D is constant"):
         fit_znorm(D)
+
+
+def test_check_rng():
+    from mlpr.utils import check_rng
+
+    g = np.random.default_rng(0)
+    assert check_rng(g) is g
+    with pytest.raises(TypeError, match=r"rng must be a numpy.random.Generator .* got int"):
+        check_rng(0)
+    with pytest.raises(TypeError, match="got RandomState"):
+        check_rng(np.random.RandomState(0))
