@@ -605,3 +605,16 @@ def test_perceptron_argument_errors():
         train_perceptron(D, L, 2.5, np.random.default_rng(0))
     with pytest.raises(ValueError, match="eta must be finite and > 0"):
         train_perceptron(D, L, 10, np.random.default_rng(0), eta=0.0)
+
+
+def test_expand_quadratic_symmetric_preserves_inner_products():
+    from mlpr.logreg import expand_quadratic_symmetric
+
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((4, 7))
+    full, half = expand_quadratic(X), expand_quadratic_symmetric(X)
+    assert half.shape == (4 * 5 // 2 + 4, 7)
+    np.testing.assert_allclose(half.T @ half, full.T @ full, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(half[-4:], X)
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?|1-D"):
+        expand_quadratic_symmetric(X[0])
