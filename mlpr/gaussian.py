@@ -32,6 +32,7 @@ import scipy.linalg.lapack
 from scipy.special import gammaln, xlog1py, xlogy
 
 from .utils import (
+    _as_float_array,
     check_covariance,
     check_data,
     check_int,
@@ -76,19 +77,8 @@ _SINGULAR_TOL = 10 * np.finfo(float).eps  # per feature; see _chol
 # private validation helpers
 
 
-def _as_real_array(x, name: str) -> np.ndarray:
-    """Return ``x`` as a float64 array, refusing strings, objects and complex numbers."""
-    if isinstance(x, (str, bytes)):
-        raise TypeError(f"{name} must be numeric, got {type(x).__name__}")
-    try:
-        a = np.asarray(x)
-    except Exception as exc:  # ragged lists and the like
-        raise TypeError(f"{name} must be a numeric array: {exc}") from None
-    if a.dtype != bool and not (
-        np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
-    ):
-        raise TypeError(f"{name} must be a real numeric array, got dtype {a.dtype}")
-    return a.astype(np.float64, copy=False)
+# the shared numeric-array check of utils (strings, objects and complex numbers refused)
+_as_real_array = _as_float_array
 
 
 def _first_bad(a: np.ndarray, bad: np.ndarray) -> float:
