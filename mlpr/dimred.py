@@ -44,6 +44,7 @@ __all__ = [
 
 _PCA_METHODS = ("eigh", "svd")
 _LDA_METHODS = ("geig", "jointdiag")
+_LDA_BASES = ("sw", "orthonormal")
 _THRESHOLDS = ("midpoint", "min_error")
 
 
@@ -342,12 +343,13 @@ class LDAModel:
     ----------
     W : ndarray, shape (D, m)
         Discriminant directions, ordered by decreasing generalised eigenvalue, normalised so that
-        ``W^T Sw W = I``, each with its largest-magnitude entry positive.
+        ``W^T Sw W = I``, each with its largest-magnitude entry positive; or, when fitted with
+        ``basis="orthonormal"``, an orthonormal basis of the same subspace (``W^T W = I``).
     mu : ndarray, shape (D, 1)
         Training mean (not subtracted by `transform`).
     eigenvalues : ndarray, shape (m,)
         Generalised eigenvalues ``lambda`` of ``Sb w = lambda Sw w`` (the between/within variance
-        ratio along each direction), decreasing.
+        ratio along each discriminant direction), decreasing.
     """
 
     W: np.ndarray
@@ -373,7 +375,7 @@ def _lda_directions(Sw, Sb, m: int, method: str) -> tuple[np.ndarray, np.ndarray
     return P1.T @ P2, s[::-1][:m]  # eq. W = P1^T P2
 
 
-def fit_lda(D, L, m: int, method: str = "geig") -> LDAModel:
+def fit_lda(D, L, m: int, method: str = "geig", basis: str = "sw") -> LDAModel:
     r"""Learn the m most discriminant LDA directions of labelled data.
 
     Parameters
@@ -388,6 +390,12 @@ def fit_lda(D, L, m: int, method: str = "geig") -> LDAModel:
     method : {"geig", "jointdiag"}
         ``"geig"``: generalised eigenproblem ``scipy.linalg.eigh(Sb, Sw)``. ``"jointdiag"``:
         whiten Sw with ``P1 = U diag(1/sqrt(s)) U^T``, diagonalise ``P1 Sb P1^T``, ``W = P1^T P2``.
+    basis : {"sw", "orthonormal"}
+        ``"sw"``: the discriminant directions themselves, ``W^T Sw W = I``. ``"orthonormal"``: the
+        left singular vectors of those directions, ``W = U`` with ``W_sw = U Sigma V^T``: the same
+        subspace with ``W^T W = I``, as the notes obtain it with ``np.linalg.svd``. Classifiers
+        invariant to an invertible linear map of the features (Gaussian models) give the same
+        decisions on both; regularised ones (logistic regression, SVM) do not.
 
     Returns
     -------
@@ -412,6 +420,7 @@ def fit_lda(D, L, m: int, method: str = "geig") -> LDAModel:
     """
     D, L = check_data_labels(D, L)
     _check_choice(method, "method", _LDA_METHODS)
+    _check_choice(basis, "basis", _LDA_BASES)
     m = check_int(m, "m", low=1)
     nfeat = D.shape[0]
     K = int(L.max()) + 1
@@ -426,15 +435,17 @@ def fit_lda(D, L, m: int, method: str = "geig") -> LDAModel:
         )
     Sw, Sb = _Sw_Sb(D, L)
     W, s = _lda_directions(Sw, Sb, m, method)
+    if basis == "orthonormal":
+        W = np.linalg.svd(W, full_matrices=False)[0]  # W_sw = U Sigma V^T, same span
     return LDAModel(W=np.ascontiguousarray(_fix_signs(W)), mu=vcol(D.mean(axis=1)), eigenvalues=s)
 
 
-def LDA(D, L, m: int, method: str = "geig") -> np.ndarray:
+def LDA(D, L, m: int, method: str = "geig", basis: str = "sw") -> np.ndarray:
     """Project ``D`` (D, N) onto its m LDA directions, shape (m, N).
 
-    Same as ``fit_lda(D, L, m, method).transform(D)``; see `fit_lda`.
+    Same as ``fit_lda(D, L, m, method, basis).transform(D)``; see `fit_lda`.
     """
-    return fit_lda(D, L, m, method).transform(D)
+    return fit_lda(D, L, m, method, basis).transform(D)
 
 
 # ------------------------------------------------------------------------------------------------

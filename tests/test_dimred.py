@@ -293,6 +293,21 @@ def test_lda_geig_and_jointdiag_same_subspace(m):
 
 
 @pytest.mark.parametrize("method", ["geig", "jointdiag"])
+def test_lda_orthonormal_basis_spans_the_discriminant_subspace(method):
+    D, L = _labelled_data(K=4)
+    sw, on = fit_lda(D, L, 3, method), fit_lda(D, L, 3, method, basis="orthonormal")
+    np.testing.assert_allclose(on.W.T @ on.W, np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(_proj(on.W), _proj(sw.W), atol=1e-10)
+    # W_sw = W_on A with A = W_on' W_sw invertible: the projections differ by A' only
+    A = on.W.T @ sw.W
+    np.testing.assert_allclose(A.T @ on.transform(D), sw.transform(D), atol=1e-9)
+    np.testing.assert_allclose(on.eigenvalues, sw.eigenvalues, rtol=1e-12)
+    np.testing.assert_allclose(LDA(D, L, 3, method, "orthonormal"), on.transform(D), rtol=1e-12)
+    with pytest.raises(ValueError, match="basis must be one of 'sw', 'orthonormal'"):
+        fit_lda(D, L, 1, basis="unit")
+
+
+@pytest.mark.parametrize("method", ["geig", "jointdiag"])
 def test_lda_generalised_eigen_equation(method):
     D, L = _labelled_data(K=4)
     model = fit_lda(D, L, 3, method)
