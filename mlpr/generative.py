@@ -556,10 +556,8 @@ def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
     return GaussianClassifier(mu=mu, C=C, Lchol=Lc, kind=kind)
 
 
-def train_mvg(D, L, *, unbiased: bool = False, psi: float | None = None) -> GaussianClassifier:
-    r"""Train the multivariate Gaussian (MVG) classifier: a full covariance for each class.
-
-    Parameters
+# the four Gaussian trainers share their parameters, return value and errors
+_TRAINER_DOC = """Parameters
     ----------
     D : array_like, shape (D, N)
         Training data, one sample per column.
@@ -580,8 +578,26 @@ def train_mvg(D, L, *, unbiased: bool = False, psi: float | None = None) -> Gaus
     ------
     ValueError
         Transposed data ("did you mean D.T?"), a class without samples, a singular covariance
-        (the message names the class and suggests PCA or ``psi``).
-        Also: a class with fewer than 2 samples.
+        (the message names the class and suggests PCA or ``psi``).%s"""
+
+
+def _trainer_doc(also: str = ""):
+    """Fill the shared ``%(trainer)s`` section of a Gaussian trainer's docstring."""
+    extra = f"\n        Also: {also}." if also else ""
+
+    def fill(fn):
+        if fn.__doc__:  # None under python -OO
+            fn.__doc__ = fn.__doc__.replace("%(trainer)s", _TRAINER_DOC % extra)
+        return fn
+
+    return fill
+
+
+@_trainer_doc("a class with fewer than 2 samples")
+def train_mvg(D, L, *, unbiased: bool = False, psi: float | None = None) -> GaussianClassifier:
+    r"""Train the multivariate Gaussian (MVG) classifier: a full covariance for each class.
+
+    %(trainer)s
 
     Notes
     -----
@@ -596,34 +612,15 @@ def train_mvg(D, L, *, unbiased: bool = False, psi: float | None = None) -> Gaus
     return _train_gaussian(D, L, "mvg", unbiased, psi)
 
 
+@_trainer_doc(
+    "a class with fewer than 2 samples, a feature constant within a class"
+)
 def train_naive_bayes(
     D, L, *, unbiased: bool = False, psi: float | None = None
 ) -> GaussianClassifier:
     r"""Train the naive Bayes Gaussian classifier: a diagonal covariance for each class.
 
-    Parameters
-    ----------
-    D : array_like, shape (D, N)
-        Training data, one sample per column.
-    L : array_like, shape (N,)
-        Labels 0..K-1, every class present.
-    unbiased : bool, default False
-        False: ML estimates (1/N_c, or 1/N for the pooled within-class covariance). True: the
-        unbiased 1/(N_c - 1), or 1/(N - K) for the pooled covariance.
-    psi : float, optional
-        Eigenvalue floor, applied after the estimate (`floor_covariance`; for a diagonal
-        covariance, ``max(var, psi)``). Off by default: a singular covariance is an error.
-
-    Returns
-    -------
-    GaussianClassifier
-
-    Raises
-    ------
-    ValueError
-        Transposed data ("did you mean D.T?"), a class without samples, a singular covariance
-        (the message names the class and suggests PCA or ``psi``).
-        Also: a class with fewer than 2 samples, a feature constant within a class.
+    %(trainer)s
 
     Notes
     -----
@@ -639,31 +636,11 @@ def train_naive_bayes(
     return _train_gaussian(D, L, "naive", unbiased, psi)
 
 
+@_trainer_doc()
 def train_tied(D, L, *, unbiased: bool = False, psi: float | None = None) -> GaussianClassifier:
     r"""Train the tied Gaussian classifier: class means, one covariance shared by all classes.
 
-    Parameters
-    ----------
-    D : array_like, shape (D, N)
-        Training data, one sample per column.
-    L : array_like, shape (N,)
-        Labels 0..K-1, every class present.
-    unbiased : bool, default False
-        False: ML estimates (1/N_c, or 1/N for the pooled within-class covariance). True: the
-        unbiased 1/(N_c - 1), or 1/(N - K) for the pooled covariance.
-    psi : float, optional
-        Eigenvalue floor, applied after the estimate (`floor_covariance`; for a diagonal
-        covariance, ``max(var, psi)``). Off by default: a singular covariance is an error.
-
-    Returns
-    -------
-    GaussianClassifier
-
-    Raises
-    ------
-    ValueError
-        Transposed data ("did you mean D.T?"), a class without samples, a singular covariance
-        (the message names the class and suggests PCA or ``psi``).
+    %(trainer)s
 
     Notes
     -----
@@ -681,33 +658,13 @@ def train_tied(D, L, *, unbiased: bool = False, psi: float | None = None) -> Gau
     return _train_gaussian(D, L, "tied", unbiased, psi)
 
 
+@_trainer_doc()
 def train_tied_naive(
     D, L, *, unbiased: bool = False, psi: float | None = None
 ) -> GaussianClassifier:
     r"""Train the tied naive Bayes Gaussian classifier: one diagonal covariance for all classes.
 
-    Parameters
-    ----------
-    D : array_like, shape (D, N)
-        Training data, one sample per column.
-    L : array_like, shape (N,)
-        Labels 0..K-1, every class present.
-    unbiased : bool, default False
-        False: ML estimates (1/N_c, or 1/N for the pooled within-class covariance). True: the
-        unbiased 1/(N_c - 1), or 1/(N - K) for the pooled covariance.
-    psi : float, optional
-        Eigenvalue floor, applied after the estimate (`floor_covariance`; for a diagonal
-        covariance, ``max(var, psi)``). Off by default: a singular covariance is an error.
-
-    Returns
-    -------
-    GaussianClassifier
-
-    Raises
-    ------
-    ValueError
-        Transposed data ("did you mean D.T?"), a class without samples, a singular covariance
-        (the message names the class and suggests PCA or ``psi``).
+    %(trainer)s
 
     Notes
     -----
