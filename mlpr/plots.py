@@ -20,6 +20,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .utils import check_data_labels  # noqa: E402
+
 __all__ = [
     "COURSE_STYLE",
     "class_colors",
@@ -60,14 +62,30 @@ _PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
             "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
 
 
+
+def _fig_ax(ax, figsize):
+    """The axes to draw on and their figure: ``ax`` itself, or one new axes of ``figsize``."""
+    if ax is not None:
+        return ax.figure, ax
+    fig = plt.figure(figsize=figsize)
+    return fig, fig.add_subplot()
+
+
+def _grid_2d(D: np.ndarray, pad: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """An n x n meshgrid over the box of 2-D data ``D`` (2, N), widened by ``pad`` of its size."""
+    margin = pad * (D.max(axis=1) - D.min(axis=1))
+    gx = np.linspace(D[0].min() - margin[0], D[0].max() + margin[0], n)
+    gy = np.linspace(D[1].min() - margin[1], D[1].max() + margin[1], n)
+    return np.meshgrid(gx, gy)
+
 def class_colors(K: int) -> list[str]:
     """The course's colour for each of K classes (class k always has the same colour)."""
     return [_PALETTE[k % len(_PALETTE)] for k in range(K)]
 
 
 def save_figure(fig, path, *, close: bool = True) -> Path:
-    """Write ``fig`` as PNG to ``path`` (parents created), close it unless asked not to, and
-    return the path."""
+    """Write ``fig`` to ``path`` (parents created), close it unless asked not to, and return the
+    path. The format follows the suffix (``.png`` for the course's figures, ``.pdf``, ...)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
@@ -76,12 +94,21 @@ def save_figure(fig, path, *, close: bool = True) -> Path:
     return path
 
 
+def _labelled(D, L, min_rows: int = 1) -> tuple[np.ndarray, np.ndarray, int]:
+    """Validated (D, N) data, labels and the number of classes K = max(L) + 1."""
+    D, L = check_data_labels(D, L, require_all=False)
+    if D.shape[0] < min_rows:
+        raise ValueError(f"D has shape {D.shape}: this plot needs at least {min_rows} rows "
+                         f"(features), one column per sample")
+    return D, L, int(L.max()) + 1
+
+
 def _names(names, n: int, prefix: str) -> list[str]:
     if names is None:
         return [f"{prefix} {i}" for i in range(n)]
     names = list(names)
     if len(names) < n:
-        raise ValueError(f"{len(names)} names given for {n} {prefix}s")
+        raise ValueError(f"{len(names)} names given for {n} {prefix}s: one name per {prefix}")
     return names
 
 
@@ -107,16 +134,14 @@ def _grid(n: int, ncols: int):
 def plot_class_histograms(D, L, *, feature_names=None, class_names=None, title="", bins=10,
                           density=True, ncols=4):
     """One histogram panel per feature (row of ``D`` (D, N)), classes overlaid."""
-    D = np.atleast_2d(np.asarray(D, dtype=float))
-    L = np.asarray(L)
-    K = int(L.max()) + 1
+    D, L, K = _labelled(D, L)
     fnames = _names(feature_names, D.shape[0], "feature")
     cnames = _names(class_names, K, "class")
     colors = class_colors(K)
     fig, axes = _grid(D.shape[0], ncols)
     for i, ax in enumerate(axes[: D.shape[0]]):
-        edges = np.histogram_bin_edges(D[i], bins=bins)
-        for k in range(K):
+        edges = np.histogram_bin_edges(D[i], bins=bins)  # the same bins for every class
+        for k in np.unique(L):
             ax.hist(D[i, L == k], bins=edges, density=density, alpha=0.45, color=colors[k],
                     edgecolor=colors[k], label=cnames[k])
         ax.set_xlabel(fnames[i])
@@ -129,20 +154,19 @@ def plot_class_histograms(D, L, *, feature_names=None, class_names=None, title="
 
 def plot_pair_scatter(D, L, *, feature_names=None, class_names=None, title="", bins=10):
     """The D x D grid of pairwise scatter plots, per-class histograms on the diagonal."""
-    D = np.atleast_2d(np.asarray(D, dtype=float))
-    L = np.asarray(L)
-    K = int(L.max()) + 1
+    D, L, K = _labelled(D, L)
     n = D.shape[0]
     fnames = _names(feature_names, n, "feature")
     cnames = _names(class_names, K, "class")
     colors = class_colors(K)
     fig, axes = plt.subplots(n, n, figsize=(2.6 * n, 2.4 * n), squeeze=False)
     for i in range(n):
+        edges = np.histogram_bin_edges(D[i], bins=bins)  # the same bins for every class
         for j in range(n):
             ax = axes[i, j]
-            for k in range(K):
+            for k in np.unique(L):
                 if i == j:
-                    ax.hist(D[i, L == k], bins=bins, density=True, alpha=0.45, color=colors[k],
+                    ax.hist(D[i, L == k], bins=edges, density=True, alpha=0.45, color=colors[k],
                             label=cnames[k])
                 else:
                     ax.scatter(D[j, L == k], D[i, L == k], s=6, alpha=0.6, color=colors[k],
@@ -160,13 +184,10 @@ def plot_pair_scatter(D, L, *, feature_names=None, class_names=None, title="", b
 def plot_scatter_2d(D, L, *, class_names=None, xlabel="direction 1", ylabel="direction 2",
                     title="", ax=None):
     """Scatter of the first two rows of ``D`` (2+, N), one colour per class."""
-    D = np.atleast_2d(np.asarray(D, dtype=float))
-    L = np.asarray(L)
-    K = int(L.max()) + 1
+    D, L, K = _labelled(D, L)
     cnames = _names(class_names, K, "class")
     colors = class_colors(K)
-    fig = ax.figure if ax is not None else plt.figure(figsize=(5, 4.2))
-    ax = ax if ax is not None else fig.add_subplot()
+    fig, ax = _fig_ax(ax, (5, 4.2))
     y = D[1] if D.shape[0] > 1 else np.zeros(D.shape[1])
     for k in range(K):
         ax.scatter(D[0, L == k], y[L == k], s=10, alpha=0.7, color=colors[k], label=cnames[k])
@@ -177,18 +198,25 @@ def plot_scatter_2d(D, L, *, class_names=None, xlabel="direction 1", ylabel="dir
     return fig
 
 
+def _scalar(v, name: str) -> float:
+    a = np.asarray(v, dtype=float)
+    if a.size != 1:
+        raise ValueError(f"{name} must be a scalar (or a (1, 1) estimate), got shape {a.shape}")
+    return float(a.reshape(()))
+
+
 def plot_gaussian_fit_1d(x, mu, var, *, xlabel, title="", label="data", bins=25, ax=None,
                          color=None):
     """Histogram of the samples ``x`` (N,) with the density of N(mu, var) over it."""
     x = np.ravel(np.asarray(x, dtype=float))
-    fig = ax.figure if ax is not None else plt.figure(figsize=(5, 3.6))
-    ax = ax if ax is not None else fig.add_subplot()
+    mu, var = _scalar(mu, "mu"), _scalar(var, "var")
+    fig, ax = _fig_ax(ax, (5, 3.6))
     ax.hist(x, bins=bins, density=True, alpha=0.45, color=color, label=f"{label} (histogram)")
     span = x.max() - x.min()
     grid = np.linspace(x.min() - 0.25 * span, x.max() + 0.25 * span, 400)
     pdf = np.exp(-0.5 * np.log(2 * np.pi * var) - 0.5 * (grid - mu) ** 2 / var)
     ax.plot(grid, pdf, color=color or "k", lw=2,
-            label=rf"ML Gaussian $\mu$={float(mu):.3g}, $\sigma^2$={float(var):.3g}")
+            label=rf"ML Gaussian $\mu$={mu:.3g}, $\sigma^2$={var:.3g}")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("density")
     ax.set_title(title)
@@ -196,28 +224,21 @@ def plot_gaussian_fit_1d(x, mu, var, *, xlabel, title="", label="data", bins=25,
     return fig
 
 
-def plot_gaussian_contours_2d(D, L, mus, logpdf, *, class_names=None, xlabel, ylabel, title="",
+def plot_gaussian_contours_2d(D, L, logpdf, *, class_names=None, xlabel, ylabel, title="",
                               ax=None, levels=6):
     """Scatter of 2-D data ``D`` (2, N) with contours of a fitted density per class.
 
     Parameters
     ----------
-    mus : sequence of K parameter objects, one per class, passed back to ``logpdf``.
     logpdf : callable ``logpdf(X, k) -> (M,)``, the class-k log-density at the columns of X (2, M).
     levels : int
         Number of contours per class, at log-density ``max - r^2 / 2`` for r = 0.5, 1, ...
     """
-    D = np.asarray(D, dtype=float)
-    L = np.asarray(L)
-    K = int(L.max()) + 1
+    D, L, K = _labelled(D, L, min_rows=2)
     cnames = _names(class_names, K, "class")
     colors = class_colors(K)
-    fig = ax.figure if ax is not None else plt.figure(figsize=(5.5, 4.5))
-    ax = ax if ax is not None else fig.add_subplot()
-    pad = 0.15 * (D.max(axis=1) - D.min(axis=1))
-    gx = np.linspace(D[0].min() - pad[0], D[0].max() + pad[0], 200)
-    gy = np.linspace(D[1].min() - pad[1], D[1].max() + pad[1], 200)
-    XX, YY = np.meshgrid(gx, gy)
+    fig, ax = _fig_ax(ax, (5.5, 4.5))
+    XX, YY = _grid_2d(D, 0.15, 200)
     grid = np.vstack([XX.ravel(), YY.ravel()])
     for k in range(K):
         ax.scatter(D[0, L == k], D[1, L == k], s=10, alpha=0.6, color=colors[k], label=cnames[k])
@@ -242,21 +263,16 @@ def plot_decision_regions(D, L, predict, *, class_names=None, xlabel="x1", ylabe
     ----------
     predict : callable ``predict(X) -> (M,)`` integer labels for the columns of X (2, M).
     """
-    D = np.asarray(D, dtype=float)
-    L = np.asarray(L)
-    K = int(L.max()) + 1
+    D, L, K = _labelled(D, L, min_rows=2)
     cnames = _names(class_names, K, "class")
     colors = class_colors(K)
-    fig = ax.figure if ax is not None else plt.figure(figsize=(5.5, 4.5))
-    ax = ax if ax is not None else fig.add_subplot()
-    pad = 0.1 * (D.max(axis=1) - D.min(axis=1))
-    gx = np.linspace(D[0].min() - pad[0], D[0].max() + pad[0], resolution)
-    gy = np.linspace(D[1].min() - pad[1], D[1].max() + pad[1], resolution)
-    XX, YY = np.meshgrid(gx, gy)
+    fig, ax = _fig_ax(ax, (5.5, 4.5))
+    XX, YY = _grid_2d(D, 0.1, resolution)
     Z = np.asarray(predict(np.vstack([XX.ravel(), YY.ravel()]))).reshape(XX.shape)
     cmap = matplotlib.colors.ListedColormap(colors)
     ax.contourf(XX, YY, Z, levels=np.arange(K + 1) - 0.5, cmap=cmap, alpha=0.15)
-    ax.contour(XX, YY, Z, levels=np.arange(K) + 0.5, colors="k", linewidths=1)
+    if K > 1:  # the boundaries lie between consecutive labels
+        ax.contour(XX, YY, Z, levels=np.arange(K - 1) + 0.5, colors="k", linewidths=1)
     for k in range(K):
         ax.scatter(D[0, L == k], D[1, L == k], s=8, alpha=0.7, color=colors[k], label=cnames[k])
     ax.set_xlabel(xlabel)
@@ -270,8 +286,7 @@ def plot_curves(x, ys: dict, *, xlabel, ylabel, title="", logx=False, marker="o"
                 hlines: dict | None = None):
     """Line plot of several named curves over a common x; ``hlines`` adds labelled horizontal
     reference lines."""
-    fig = ax.figure if ax is not None else plt.figure(figsize=(5.5, 4))
-    ax = ax if ax is not None else fig.add_subplot()
+    fig, ax = _fig_ax(ax, (5.5, 4))
     for name, y in ys.items():
         ax.plot(x, y, marker=marker, ms=4, label=name)
     for name, y in (hlines or {}).items():
@@ -295,8 +310,7 @@ def plot_curves(x, ys: dict, *, xlabel, ylabel, title="", logx=False, marker="o"
 def plot_bars(categories, values: dict, *, xlabel, ylabel, title="", ax=None):
     """Grouped bar chart: one group per category, one bar per named series."""
     categories = list(categories)
-    fig = ax.figure if ax is not None else plt.figure(figsize=(5.5, 4))
-    ax = ax if ax is not None else fig.add_subplot()
+    fig, ax = _fig_ax(ax, (5.5, 4))
     n = len(values)
     width = 0.8 / max(n, 1)
     pos = np.arange(len(categories))
@@ -316,8 +330,15 @@ def plot_images(D, *, shape=(28, 28), titles=None, ncols=10, title="", cmap="gra
 
     ``symmetric=True`` centres the colour map on 0 (for directions with signed components).
     """
-    D = np.atleast_2d(np.asarray(D, dtype=float))
+    D = np.asarray(D, dtype=float)
+    D = D.reshape(-1, 1) if D.ndim == 1 else D  # one image given as a vector
+    if D.ndim != 2 or D.shape[0] != int(np.prod(shape)):
+        hint = " (did you mean D.T?)" if D.ndim == 2 and D.shape[1] == int(np.prod(shape)) else ""
+        raise ValueError(f"D has shape {D.shape} but images of shape {tuple(shape)} need "
+                         f"{int(np.prod(shape))} rows, one image per column{hint}")
     n = D.shape[1]
+    if titles is not None and len(titles) < n:
+        raise ValueError(f"{len(titles)} titles given for {n} images")
     ncols = min(ncols, n)
     nrows = int(np.ceil(n / ncols))
     fig, axes = plt.subplots(nrows, ncols, figsize=(1.3 * ncols, 1.45 * nrows + 0.4),
@@ -346,11 +367,6 @@ _DET_TICKS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1
               0.6, 0.8, 0.9, 0.95, 0.98, 0.99)
 
 
-def _axes(ax, figsize):
-    fig = ax.figure if ax is not None else plt.figure(figsize=figsize)
-    return fig, (ax if ax is not None else fig.add_subplot())
-
-
 def plot_roc(curves: dict, title="", ax=None):
     """ROC curves: true positive rate against false positive rate, one line per named system.
 
@@ -359,7 +375,7 @@ def plot_roc(curves: dict, title="", ax=None):
     curves : dict
         ``name -> (Pfp, Ptp)``, e.g. ``mlpr.evaluation.roc_points(scores, L)``.
     """
-    fig, ax = _axes(ax, (4.8, 4.6))
+    fig, ax = _fig_ax(ax, (4.8, 4.6))
     for i, (name, (pfp, ptp)) in enumerate(curves.items()):
         ax.plot(pfp, ptp, lw=1.5, color=_PALETTE[i % len(_PALETTE)], label=name)
     ax.plot([0, 1], [0, 1], ls=":", lw=1, color="gray", label="chance")
@@ -400,7 +416,7 @@ def plot_det(curves: dict, title="", ax=None, lim=(0.001, 0.5)):
     def probit(p):
         return ndtri(np.clip(np.asarray(p, dtype=float), eps, 1.0 - eps))
 
-    fig, ax = _axes(ax, (4.8, 4.6))
+    fig, ax = _fig_ax(ax, (4.8, 4.6))
     for i, (name, (pfp, pfn)) in enumerate(curves.items()):
         ax.plot(probit(pfp), probit(pfn), lw=1.5, color=_PALETTE[i % len(_PALETTE)], label=name)
     ax.plot(probit([lo, hi]), probit([lo, hi]), ls=":", lw=1, color="gray",
@@ -431,7 +447,7 @@ def plot_bayes_error(prior_log_odds, curves: dict, title="", ax=None, ylim=(0.0,
         ``mlpr.evaluation.bayes_error_curve(llr, L, prior_log_odds)``.
     """
     x = np.asarray(prior_log_odds, dtype=float)
-    fig, ax = _axes(ax, (5.5, 4))
+    fig, ax = _fig_ax(ax, (5.5, 4))
     for i, (name, (act, mindcf)) in enumerate(curves.items()):
         color = _PALETTE[i % len(_PALETTE)]
         ax.plot(x, act, ls="-", lw=1.5, color=color, label=f"{name}: actDCF")
@@ -459,7 +475,7 @@ def plot_confusion_matrix(M, class_names=None, title="", ax=None, cmap="Blues"):
         raise ValueError(f"M must be a square (K, K) confusion matrix, got shape {M.shape}")
     K = M.shape[0]
     names = [str(n) for n in _names(class_names, K, "class")]
-    fig, ax = _axes(ax, (1.2 + 0.6 * K, 0.9 + 0.6 * K) if K > 4 else (4, 3.4))
+    fig, ax = _fig_ax(ax, (1.2 + 0.6 * K, 0.9 + 0.6 * K) if K > 4 else (4, 3.4))
     im = ax.imshow(M, cmap=cmap)
     ax.grid(False)
     top = float(M.max()) if M.size else 0.0

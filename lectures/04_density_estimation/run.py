@@ -56,7 +56,7 @@ lec.figure(fig, "iris_ml_gaussian_1d.png")
 P = D[2:4]
 fits = [compute_mu_C(P[:, L == k]) for k in range(3)]
 lec.figure(plot_gaussian_contours_2d(
-    P, L, fits, lambda X, k: logpdf_GAU_ND(X, *fits[k]), class_names=IRIS_CLASSES,
+    P, L, lambda X, k: logpdf_GAU_ND(X, *fits[k]), class_names=IRIS_CLASSES,
     xlabel=IRIS_FEATURES[2], ylabel=IRIS_FEATURES[3],
     title="Iris: 2-D ML Gaussian per class (petal features)"), "iris_ml_gaussian_2d.png")
 

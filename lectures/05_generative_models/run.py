@@ -75,7 +75,7 @@ for name, train in MODELS.items():
 P = D[2:4]  # petal length and width: the class-conditional densities of the MVG model
 mvg = train_mvg(P, L)
 lec.figure(plot_gaussian_contours_2d(
-    P, L, None, lambda X, k: logpdf_GAU_ND(X, mvg.mu[:, k], mvg.covariance(k)),
+    P, L, lambda X, k: logpdf_GAU_ND(X, mvg.mu[:, k], mvg.covariance(k)),
     class_names=IRIS_CLASSES, xlabel=IRIS_FEATURES[2], ylabel=IRIS_FEATURES[3],
     title="Iris: MVG class-conditional densities"), "iris_class_densities.png")
 
