@@ -38,6 +38,7 @@ test: $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/crosscheck_quadratic_pairs.py
 
 lint: $(DEV_STAMP)
 	$(PY) -m ruff check mlpr tests lectures benchmarks datasets
