@@ -41,18 +41,18 @@ def test_lecture_cli_rejects_unknown_option(tmp_path):
     assert proc.returncode == 2 and "unrecognized arguments" in proc.stderr
 
 
-def test_check_fails_full_mode_unless_an_open_issue_is_named(tmp_path, capsys):
+def test_check_fails_full_mode_unless_the_gap_is_known(tmp_path, capsys):
     sys.path.insert(0, str(REPO / "lectures"))
     from _lecture import Lecture
 
     lec = Lecture("99_selftest", "self test", ["--out", str(tmp_path)])
     lec.check("exact", 1.0, 1.0, tol=0)
-    lec.check("known gap", 3.5, 3.1, tol=0.3, open_issue="issue 5")
-    assert lec.failures == [] and lec.results["open_gaps"][0]["issue"] == "issue 5"
+    lec.check("known gap", 3.5, 3.1, tol=0.3, known_gap="see README")
+    assert lec.failures == [] and lec.results["known_gaps"][0]["why"] == "see README"
     lec.check("wrong", 2.0, 1.0, tol=0.3)
     assert lec.failures == ["wrong"]
     with pytest.raises(SystemExit) as exc:
         lec.finish()
     assert exc.value.code == 1
     out = capsys.readouterr().out
-    assert "NOT YET REPRODUCED (issue 5)" in out and "MISMATCH" in out
+    assert "DIFFERS FROM THE NOTES (see README)" in out and "MISMATCH" in out
