@@ -22,6 +22,7 @@ import gzip
 import hashlib
 import math
 import os
+import re
 import struct
 import tempfile
 import warnings
@@ -30,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mlpr.utils import check_data_labels, check_int
+from mlpr.utils import check_data_labels, check_int, check_rng
 
 __all__ = [
     "DATA_DIR",
@@ -138,6 +139,31 @@ def _remedy(key: str) -> str:
     return fix
 
 
+def _check_path(path, name: str = "path") -> Path:
+    """``path`` as a Path; a TypeError names the argument instead of pathlib's message."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f"{name} must be a str or pathlib.Path naming a file, got {type(path).__name__}"
+        )
+    return Path(path)
+
+
+def _check_sha256(expected) -> str:
+    """A SHA-256 given as 64 hexadecimal digits (any case, surrounding blanks ignored)."""
+    if not isinstance(expected, str):
+        raise TypeError(
+            f"expected must be a SHA-256 as a str of 64 hexadecimal digits, got "
+            f"{type(expected).__name__}"
+        )
+    digest = expected.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{64}", digest):
+        raise ValueError(
+            f"expected must be a SHA-256 as 64 hexadecimal digits, got {expected!r} "
+            f"({len(expected)} characters)"
+        )
+    return digest
+
+
 def _key_of(path: Path) -> str | None:
     """``path`` relative to the data folder, as a `CHECKSUMS` key, or None if outside it."""
     try:
@@ -168,10 +194,15 @@ def verify_checksum(path, expected: str | None = None) -> str:
     FileNotFoundError
         The file does not exist; the message says how to restore it.
     ValueError
-        The checksum differs (the message names the file, both hashes and the remedy), or no
-        checksum is recorded for the file.
+        The checksum differs (the message names the file, both hashes and the remedy), no
+        checksum is recorded for the file, ``expected`` is not 64 hexadecimal digits, or
+        ``path`` is a directory.
+    TypeError
+        ``path`` is not a str or path, ``expected`` not a str.
     """
-    path = Path(path)
+    path = _check_path(path)
+    if expected is not None:
+        expected = _check_sha256(expected)
     if not path.is_absolute():
         path = _data_dir() / path
     key = _key_of(path)
@@ -181,8 +212,10 @@ def verify_checksum(path, expected: str | None = None) -> str:
                 f"no checksum is recorded for {path} in the data folder {_data_dir()}; known "
                 f"files: {', '.join(sorted(CHECKSUMS))}; pass `expected` to check another file"
             )
-        expected = CHECKSUMS[key]
+        expected = CHECKSUMS[key].lower()
     remedy = _remedy(key) if key in CHECKSUMS else "replace it with a good copy"
+    if path.is_dir():
+        raise ValueError(f"{path} is a directory, not a data file; pass the path of a file")
     if not path.is_file():
         hint = ""
         if key in CHECKSUMS:
@@ -192,7 +225,6 @@ def verify_checksum(path, expected: str | None = None) -> str:
             )
         raise FileNotFoundError(f"data file {path} is missing: {remedy}{hint}")
     got = _sha256_file(path)
-    expected = expected.lower()
     if got != expected:
         raise ValueError(
             f"checksum mismatch for data file {path}: expected SHA-256 {expected}, got {got}. "
@@ -330,7 +362,10 @@ def read_idx(path) -> np.ndarray:
         No such file.
     ValueError
         Bad magic number, a type code other than 0x08, a data size that does not match the
-        declared dimensions (truncated file or trailing bytes), or a corrupt gzip stream.
+        declared dimensions (truncated file or trailing bytes), a corrupt gzip stream, or a
+        directory.
+    TypeError
+        ``path`` is not a str or path.
 
     Notes
     -----
@@ -338,7 +373,9 @@ def read_idx(path) -> np.ndarray:
     and the number of dimensions n), then n big-endian int32 dimensions, then the data in C order.
     MNIST's images have magic 0x00000803 and dims (N, 28, 28), its labels 0x00000801 and (N,).
     """
-    path = Path(path)
+    path = _check_path(path)
+    if path.is_dir():
+        raise ValueError(f"{path} is a directory, not an IDX file")
     with open(path, "rb") as raw:
         gzipped = raw.read(2) == b"\x1f\x8b"
         raw.seek(0)
@@ -575,10 +612,6 @@ def subsample(D, L, n, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray
     D, L = check_data_labels(D, L, require_all=False)
     N = D.shape[1]
     n = check_int(n, "n", low=1, high=N)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), got "
-            f"{type(rng).__name__}"
-        )
+    rng = check_rng(rng)
     idx = np.sort(rng.permutation(N)[:n])
     return D[:, idx], L[idx]

@@ -25,7 +25,15 @@ import numpy as np
 import scipy.linalg
 
 from .gaussian import _mean_cov
-from .utils import check_data, check_data_labels, check_int, vcol, vrow
+from .utils import (
+    _as_float_array,
+    _overflow_error,
+    check_data,
+    check_data_labels,
+    check_int,
+    vcol,
+    vrow,
+)
 
 __all__ = [
     "PCA",
@@ -68,20 +76,39 @@ def _check_choice(value, name: str, options: tuple[str, ...]) -> str:
     return value
 
 
-def _whitening_matrix(S: np.ndarray, what: str) -> np.ndarray:
+def _whitening_matrix(
+    S: np.ndarray, what: str, data_shape: tuple[int, int] | None = None
+) -> np.ndarray:
     """Return the symmetric inverse square root ``U diag(1/sqrt(s)) U^T`` of a covariance ``S``.
 
-    A (numerically) singular ``S`` is a ValueError that gives its rank and suggests PCA.
+    A (numerically) singular ``S`` is a ValueError that gives its rank and suggests PCA (or, at
+    rank 0, more samples). ``data_shape``, the shape of unlabelled data, adds "did you mean
+    D.T?" when it has fewer samples than features.
     """
     s, U = np.linalg.eigh(S)
     tol = S.shape[0] * np.finfo(float).eps * max(s.max(), 0.0)
     rank = int(np.sum(s > tol))
     if rank < S.shape[0] or s.max() <= 0.0:
+        if rank == 0:
+            remedy = (
+                "it is zero, with no variation along any direction (e.g. a single "
+                "sample, or a single sample per class): more samples are needed"
+            )
+        else:
+            remedy = (
+                f"reduce the dimension first with PCA, e.g. fit_pca(D, m) with m <= {rank}, "
+                f"and work on the projected data"
+            )
+        if data_shape is not None and data_shape[1] < data_shape[0]:
+            remedy += (
+                f"; D has shape {tuple(data_shape)}, fewer samples (columns) than features "
+                f"(rows): mlpr expects D as (features x samples), one column per sample; if it "
+                f"is (samples x features), did you mean D.T?"
+            )
         raise ValueError(
             f"{what} is singular: its rank is {rank} but D has {S.shape[0]} features (constant "
-            f"features, linearly dependent features, or too few samples per dimension); reduce "
-            f"the dimension first with PCA, e.g. fit_pca(D, m) with m <= {rank}, and work on "
-            f"the projected data"
+            f"features, linearly dependent features, or too few samples per dimension); "
+            f"{remedy}"
         )
     return (U * vrow(1.0 / np.sqrt(s))) @ U.T  # P1 = U diag(1/sqrt(s)) U^T
 
@@ -158,6 +185,8 @@ class PCAModel:
 
 
 def _check_fraction(fraction) -> float:
+    if isinstance(fraction, (str, bytes, bool, np.bool_)):
+        raise TypeError(f"fraction must be a number in (0, 1], got {fraction!r}")
     try:
         f = float(fraction)
     except (TypeError, ValueError):
@@ -199,7 +228,7 @@ def n_components_for_variance(eigenvalues, fraction: float) -> int:
 
     with :math:`\lambda_1 \ge \dots \ge \lambda_D`.
     """
-    eigs = np.asarray(eigenvalues, dtype=np.float64)
+    eigs = _as_float_array(eigenvalues, "eigenvalues")
     if eigs.ndim != 1 or eigs.size == 0:
         raise ValueError(
             f"eigenvalues must be a non-empty 1-D array of all covariance eigenvalues, got shape "
@@ -213,7 +242,12 @@ def n_components_for_variance(eigenvalues, fraction: float) -> int:
         )
     fraction = _check_fraction(fraction)
     eigs = np.sort(np.maximum(eigs, 0.0))[::-1]
-    m = _n_for_fraction(eigs, float(eigs.sum()), fraction)
+    with np.errstate(over="ignore"):
+        total = float(eigs.sum())
+    if not np.isfinite(total):  # the sum overflows: scale by a power of two, exactly
+        eigs = np.ldexp(eigs, -np.frexp(eigs[0])[1])
+        total = float(eigs.sum())
+    m = _n_for_fraction(eigs, total, fraction)
     return eigs.size if m is None else m
 
 
@@ -263,14 +297,17 @@ def fit_pca(D, m: int, method: str = "eigh") -> PCAModel:
         P = U[:, ::-1]  # eq. P = m leading eigenvectors of C
         total = float(np.trace(C))
     else:
-        mu = vcol(D.mean(axis=1))
-        DC = D - mu
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
+            mu = vcol(D.mean(axis=1))
+            DC = D - mu
+            total = float(np.sum(DC * DC) / N)
+        if not (np.all(np.isfinite(mu)) and np.isfinite(total)):
+            raise _overflow_error(D, "D", "the covariance")
         U, sv, _ = np.linalg.svd(DC, full_matrices=m > min(nfeat, N))
         eigs = np.zeros(m)
         k = min(m, sv.size)
         eigs[:k] = sv[:k] ** 2 / N  # eq. lambda_i = sigma_i^2 / N
         P = U[:, :m]
-        total = float(np.sum(DC * DC) / N)
     P = np.ascontiguousarray(_fix_signs(P))
     return PCAModel(P=P, mu=mu, eigenvalues=np.maximum(eigs, 0.0), total_variance=total)
 
@@ -323,16 +360,20 @@ def compute_Sw_Sb(D, L) -> tuple[np.ndarray, np.ndarray]:
 
 def _Sw_Sb(D: np.ndarray, L: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     nfeat, N = D.shape
-    mu = vcol(D.mean(axis=1))
-    Sw = np.zeros((nfeat, nfeat))
-    Sb = np.zeros((nfeat, nfeat))
-    for c in range(int(L.max()) + 1):
-        Dc = D[:, L == c]
-        mu_c = vcol(Dc.mean(axis=1))
-        DCc = Dc - mu_c
-        Sw += DCc @ DCc.T  # eq. sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
-        Sb += Dc.shape[1] * (mu_c - mu) @ (mu_c - mu).T  # eq. n_c (mu_c - mu)(mu_c - mu)^T
-    return Sw / N, Sb / N
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
+        mu = vcol(D.mean(axis=1))
+        Sw = np.zeros((nfeat, nfeat))
+        Sb = np.zeros((nfeat, nfeat))
+        for c in range(int(L.max()) + 1):
+            Dc = D[:, L == c]
+            mu_c = vcol(Dc.mean(axis=1))
+            DCc = Dc - mu_c
+            Sw += DCc @ DCc.T  # eq. sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
+            Sb += Dc.shape[1] * (mu_c - mu) @ (mu_c - mu).T  # eq. n_c (mu_c - mu)(mu_c - mu)^T
+        Sw, Sb = Sw / N, Sb / N
+    if not (np.all(np.isfinite(Sw)) and np.all(np.isfinite(Sb))):
+        raise _overflow_error(D, "D", "the within- or between-class covariance")
+    return Sw, Sb
 
 
 @dataclass(frozen=True)
@@ -506,13 +547,11 @@ def fit_whitening(D, L=None) -> WhiteningModel:
     if L is None:
         D = check_data(D)
         mu, S = _mean_cov(D)
-        what = "the covariance of D"
-    else:
-        D, L = check_data_labels(D, L)
-        mu = vcol(D.mean(axis=1))
-        S = _Sw_Sb(D, L)[0]
-        what = "the within-class covariance Sw"
-    return WhiteningModel(W=_whitening_matrix(S, what), mu=mu)
+        return WhiteningModel(W=_whitening_matrix(S, "the covariance of D", D.shape), mu=mu)
+    D, L = check_data_labels(D, L)
+    mu = vcol(D.mean(axis=1))
+    S = _Sw_Sb(D, L)[0]
+    return WhiteningModel(W=_whitening_matrix(S, "the within-class covariance Sw"), mu=mu)
 
 
 # ------------------------------------------------------------------------------------------------

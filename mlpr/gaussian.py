@@ -33,6 +33,7 @@ from scipy.special import gammaln, xlog1py, xlogy
 
 from .utils import (
     _as_float_array,
+    _overflow_error,
     check_covariance,
     check_data,
     check_int,
@@ -150,6 +151,31 @@ def _check_mean(mu, n: int) -> np.ndarray:
     return check_vector(mu, n, "mu")
 
 
+def _check_mean_cov(mu, C) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a mean and a (D, D) covariance; a scalar C is a variance, only for D = 1."""
+    C = _as_real_array(C, "C")
+    mu = _as_real_array(mu, "mu")
+    if C.ndim == 0 and mu.size != 1:
+        raise ValueError(
+            f"C is a scalar, a covariance only for D = 1, but mu has shape {mu.shape}: pass a "
+            f"({mu.size}, {mu.size}) matrix, e.g. var * np.eye({mu.size}) for equal independent "
+            f"variances"
+        )
+    C = check_covariance(C)
+    return _check_mean(mu, C.shape[0]), C
+
+
+def _check_per_feature(a: np.ndarray, x: np.ndarray, name: str, xname: str) -> None:
+    """Refuse a 1-D parameter with one value per row of a 2-D ``x``: numpy would broadcast it
+    along the columns (the samples), a wrong answer when x is square and an error otherwise."""
+    if x.ndim == 2 and a.ndim == 1 and a.size > 1 and a.size == x.shape[0]:
+        raise ValueError(
+            f"{name} has shape {a.shape}, one value per feature (row) of {xname}, shape "
+            f"{x.shape}: numpy would broadcast it along the samples (columns); pass it as a "
+            f"column of shape ({a.size}, 1), e.g. vcol({name})"
+        )
+
+
 def _check_lower_factor(Lchol, name: str = "Lchol") -> np.ndarray:
     """Validate a lower-triangular Cholesky factor with a positive diagonal."""
     a = _as_real_array(Lchol, name)
@@ -262,9 +288,19 @@ def _mahalanobis_sq(X: np.ndarray, mu: np.ndarray, L: np.ndarray) -> np.ndarray:
 
 
 def _finite_result(out: np.ndarray, X: np.ndarray, name: str = "X") -> np.ndarray:
-    """Return ``out``, or raise the validator's message if a non-finite value came from ``X``."""
+    """Return ``out``, or raise the validator's message if a non-finite value came from ``X``.
+
+    With a finite ``X``, ``-inf`` is a log-density that underflows (a sample extremely far from
+    the mean) and is returned; NaN means the covariance is too close to singular to evaluate.
+    """
     if not np.isfinite(out).all():
         check_data(X, name)  # raises, naming the first NaN or inf of X
+        if np.isnan(out).any():
+            raise ValueError(
+                f"the log-density is NaN for finite {name}: the covariance (or its Cholesky "
+                f"factor) is too close to singular to be evaluated in float64; add a covariance "
+                f"floor (C + eps * I) or reduce the dimension with PCA first"
+            )
     return out
 
 
@@ -329,9 +365,8 @@ def logpdf_GAU_ND(X, mu, C) -> np.ndarray:
     >>> logpdf_GAU_ND(np.zeros((2, 1)), np.zeros(2), np.eye(2))  # -log(2 pi)
     array([-1.83787707])
     """
-    C = check_covariance(C)
+    mu, C = _check_mean_cov(mu, C)
     D = C.shape[0]
-    mu = _check_mean(mu, D)
     # finiteness is checked on the (N,) result, which is NaN or inf exactly when a column of X is
     # (the model being finite), rather than by a full extra pass over X
     X = check_data(X, "X", n_features=D, allow_1d=True, check_finite=False)
@@ -413,6 +448,8 @@ def logpdf_GAU_1D(x, mu, var) -> np.ndarray:
     x = _check_finite(_as_real_array(x, "x"), "x")
     mu = _check_finite(_as_real_array(mu, "mu"), "mu")
     var = _check_finite(_as_real_array(var, "var"), "var")
+    _check_per_feature(mu, x, "mu", "x")
+    _check_per_feature(var, x, "var", "x")
     if np.any(var <= 0.0):
         raise ValueError(f"var must be a positive variance, got {_first_bad(var, var <= 0.0)!r}")
     try:
@@ -490,11 +527,19 @@ def _mean_cov(D: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cancels, and the covariance is recomputed from the centred data ``(D - mu)(D - mu)^T / N``.
     """
     N = D.shape[1]
-    mu = vcol(D.mean(axis=1))  # eq. mu = 1/N sum_i x_i
-    C = (D @ D.T) / N - mu @ mu.T  # eq. C = 1/N sum_i x_i x_i^T - mu mu^T
-    if np.any(mu.ravel() ** 2 > _CANCELLATION_RATIO * np.diag(C)):
-        DC = D - mu
-        C = (DC @ DC.T) / N  # eq. C = 1/N sum_i (x_i - mu)(x_i - mu)^T
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
+        mu = vcol(D.mean(axis=1))  # eq. mu = 1/N sum_i x_i
+        if not np.all(np.isfinite(mu)):
+            raise _overflow_error(D, "D", "the mean")
+        C = (D @ D.T) / N - mu @ mu.T  # eq. C = 1/N sum_i x_i x_i^T - mu mu^T
+        # an overflowing D D^T (values beyond ~1e154) may still leave a finite centred product
+        if not np.all(np.isfinite(C)) or np.any(
+            mu.ravel() ** 2 > _CANCELLATION_RATIO * np.diag(C)
+        ):
+            DC = D - mu
+            C = (DC @ DC.T) / N  # eq. C = 1/N sum_i (x_i - mu)(x_i - mu)^T
+        if not np.all(np.isfinite(C)):
+            raise _overflow_error(D, "D", "the covariance")
     return mu, 0.5 * (C + C.T)
 
 
@@ -539,9 +584,8 @@ def sample_GAU_ND(mu, C, n: int, rng: np.random.Generator) -> np.ndarray:
     same ``rng`` state therefore gives the same samples.
     """
     rng = check_rng(rng)
-    C = check_covariance(C)
+    mu, C = _check_mean_cov(mu, C)
     D = C.shape[0]
-    mu = _check_mean(mu, D)
     n = check_int(n, "n", low=0)
     try:
         A = scipy.linalg.cholesky(C, lower=True, check_finite=False)  # eq. A A^T = C
@@ -589,6 +633,14 @@ def logpmf_bernoulli(x, p) -> np.ndarray:
     """
     x = _check_binary(x, "x")
     p = _check_probabilities(p, "p")
+    _check_per_feature(p, x, "p", "x")
+    try:
+        np.broadcast_shapes(x.shape, p.shape)
+    except ValueError:
+        raise ValueError(
+            f"x and p must broadcast together, got shapes {x.shape} and {p.shape}; one "
+            f"probability per feature of x (D, N) is a column of shape (D, 1)"
+        ) from None
     return xlogy(x, p) + xlog1py(1.0 - x, -p)  # eq. x log p + (1-x) log(1-p)
 
 

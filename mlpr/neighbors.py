@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
-from .utils import check_data, check_data_labels, check_int
+from .utils import _overflow_error, check_data, check_data_labels, check_int
 
 __all__ = [
     "NearestMeanClassifier",
@@ -98,11 +98,16 @@ class NearestMeanClassifier:
         Rounding may leave scores of order 1e-16 times the squared norms above zero.
         """
         D = check_data(D, n_features=self.mu.shape[0], allow_1d=True)
-        if self.metric == "mahalanobis":
-            Y = scipy.linalg.solve_triangular(self.Sw_chol, D, lower=True)  # y = Lw^-1 x
-            M = scipy.linalg.solve_triangular(self.Sw_chol, self.mu, lower=True)
-            return _neg_sq_dist(M, Y)  # eq. -(x - mu_k)^T Sw^-1 (x - mu_k)
-        return _neg_sq_dist(self.mu, D)  # eq. -||x - mu_k||^2
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
+            if self.metric == "mahalanobis":
+                Y = scipy.linalg.solve_triangular(self.Sw_chol, D, lower=True)  # y = Lw^-1 x
+                M = scipy.linalg.solve_triangular(self.Sw_chol, self.mu, lower=True)
+                S = _neg_sq_dist(M, Y)  # eq. -(x - mu_k)^T Sw^-1 (x - mu_k)
+            else:
+                S = _neg_sq_dist(self.mu, D)  # eq. -||x - mu_k||^2
+        if not np.all(np.isfinite(S)):
+            raise _overflow_error(D, "D", "the squared distances to the class means")
+        return S
 
     def predict(self, D) -> np.ndarray:
         """Index of the nearest class mean for each sample of ``D`` (D, N), shape (N,)."""
@@ -115,18 +120,25 @@ def _within_class_cholesky(D: np.ndarray, L: np.ndarray, mu: np.ndarray):
     A (numerically) singular Sw is a ValueError that gives its rank and suggests PCA.
     """
     nfeat, N = D.shape
-    DC = D - mu[:, L]  # every sample minus the mean of its class
-    Sw = (DC @ DC.T) / N  # eq. Sw = 1/N sum_c sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
+        DC = D - mu[:, L]  # every sample minus the mean of its class
+        Sw = (DC @ DC.T) / N  # eq. Sw = 1/N sum_c sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
+    if not np.all(np.isfinite(Sw)):
+        raise _overflow_error(D, "D", "the within-class covariance Sw")
     s = np.linalg.eigvalsh(Sw)
     tol = nfeat * np.finfo(float).eps * max(s.max(), 0.0)
     rank = int(np.sum(s > tol))
     if rank < nfeat or s.max() <= 0.0:
+        remedy = (
+            f"reduce the dimension first with PCA, e.g. fit_pca(D, m) with m <= {rank}, or use "
+            f"metric='euclidean'"
+            if rank
+            else "it is zero (e.g. a single sample per class): use metric='euclidean'"
+        )
         raise ValueError(
             f"the within-class covariance Sw is singular: its rank is {rank} but D has {nfeat} "
             f"features (constant features, linearly dependent features, or fewer than "
-            f"K + {nfeat} samples), so the Mahalanobis distance is undefined; reduce the "
-            f"dimension first with PCA, e.g. fit_pca(D, m) with m <= {rank}, or use "
-            f"metric='euclidean'"
+            f"K + {nfeat} samples), so the Mahalanobis distance is undefined; {remedy}"
         )
     return Sw, scipy.linalg.cholesky(Sw, lower=True)
 
@@ -435,7 +447,18 @@ class KNNClassifier:
         """
         Q = self._queries(D)
         k = self.k if k is None else _check_k(k, self.D.shape[1])
-        idx, d2 = _kneighbors(self.D, Q, k, _check_block_bytes(block_bytes))
+        block_bytes = _check_block_bytes(block_bytes)
+        # an overflowing expansion is caught by the exact fallback; only the exact distances
+        # (step 3) decide, and they must be finite
+        with np.errstate(over="ignore", invalid="ignore"):
+            idx, d2 = _kneighbors(self.D, Q, k, block_bytes)
+        if not np.all(np.isfinite(d2)):
+            raise ValueError(
+                f"the squared distances between D and the training samples overflow float64 "
+                f"(largest |value|: {float(np.abs(Q).max()):.3g} in D, "
+                f"{float(np.abs(self.D).max()):.3g} in the training data); rescale both first, "
+                f"e.g. divide them by the same constant"
+            )
         return idx.T, d2.T
 
     def scores(self, D, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:

@@ -56,11 +56,21 @@ def _as_float_array(x, name: str) -> np.ndarray:
         a = np.asarray(x)
     except Exception as exc:  # ragged lists and the like
         raise TypeError(f"{name} must be a numeric array: {exc}") from None
-    if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
-        raise TypeError(f"{name} must be a numeric array, got dtype {a.dtype}")
-    if np.issubdtype(a.dtype, np.complexfloating):
+    if a.dtype.kind == "c":
         raise TypeError(f"{name} must be real, got dtype {a.dtype}")
+    # booleans, integers and floats only: not objects, strings, dates or time deltas
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a numeric array, got dtype {a.dtype}")
     return a.astype(np.float64, copy=False)
+
+
+def _overflow_error(X: np.ndarray, name: str, what: str) -> ValueError:
+    """The error for a statistic of finite data ``X`` that overflows float64."""
+    return ValueError(
+        f"computing {what} of {name} overflows float64 (largest |value| in {name}: "
+        f"{float(np.abs(X).max()):.3g}); rescale the data first, e.g. divide it by a constant "
+        f"such as its largest absolute value"
+    )
 
 
 def check_data(
@@ -123,6 +133,8 @@ def check_data(
         raise ValueError(
             f"{name} has {a.shape[0]} features (rows), shape {a.shape}, expected {n_features}"
         )
+    if a.shape[0] == 0:
+        raise ValueError(f"{name} has 0 features (rows), shape {a.shape}, at least 1 required")
     if a.shape[1] < min_samples:
         raise ValueError(
             f"{name} has {a.shape[1]} samples (columns), shape {a.shape}, at least "
@@ -175,17 +187,24 @@ def check_labels(
         raise ValueError(f"{name} must be a 1-D array of integer labels, got shape {a.shape}")
     if a.dtype == bool:
         a = a.astype(np.int64)
-    if np.issubdtype(a.dtype, np.floating):
-        if not np.all(np.isfinite(a)) or np.any(a != np.round(a)):
-            raise ValueError(
-                f"{name} must hold integer class labels 0..K-1, got non-integer values"
-            )
-        a = a.astype(np.int64)
-    elif not np.issubdtype(a.dtype, np.integer):
+    if a.dtype.kind not in "iuf":
         raise TypeError(
             f"{name} must hold integer class labels 0..K-1, got dtype {a.dtype}; map class names "
             f"to integers first"
         )
+    if a.dtype.kind == "f":
+        if not np.all(np.isfinite(a)) or np.any(a != np.round(a)):
+            raise ValueError(
+                f"{name} must hold integer class labels 0..K-1, got non-integer values"
+            )
+    # values that int64 cannot hold (huge floats, uint64 above 2**63) would wrap around
+    if a.size and a.dtype.kind in "uf" and a.max() >= 2.0**63:
+        raise ValueError(
+            f"{name} must hold class labels 0..K-1, got value {a.max():.6g}, too large to be a "
+            f"class index"
+        )
+    if a.size and a.dtype.kind == "f" and a.min() < -(2.0**63):
+        raise ValueError(f"{name} must hold class labels 0..K-1, got negative value {a.min():g}")
     a = a.astype(np.int64, copy=False)
     if n_samples is not None and a.size != n_samples:
         if data_shape is not None and a.size == data_shape[0]:
@@ -203,11 +222,18 @@ def check_labels(
         )
     if require_all and a.size:
         K = n_classes if n_classes is not None else int(a.max()) + 1
-        missing = np.setdiff1d(np.arange(K), a)
-        if missing.size:
+        present = np.unique(a)  # sorted, within 0..K-1: all present iff it is 0..K-1 itself
+        if present.size < K:
+            # the first missing class is the first position where present differs from 0, 1, ...
+            gaps = np.flatnonzero(present != np.arange(present.size))
+            first = int(gaps[0]) if gaps.size else int(present.size)
+            shown = str(present.tolist()) if present.size <= 20 else (
+                f"[{', '.join(map(str, present[:10].tolist()))}, ..., {present[-1]}], "
+                f"{present.size} classes"
+            )
             raise ValueError(
-                f"{name} has no sample of class {int(missing[0])}: labels must be 0..K-1 with "
-                f"every class present (got classes {np.unique(a).tolist()})"
+                f"{name} has no sample of class {first}: labels must be 0..K-1 with "
+                f"every class present (got classes {shown})"
             )
     return a
 
@@ -248,6 +274,8 @@ def check_covariance(C, n: int | None = None, name: str = "C") -> np.ndarray:
         raise ValueError(f"{name} must be a square (D, D) matrix, got shape {a.shape}")
     if n is not None and a.shape[0] != n:
         raise ValueError(f"{name} has shape {a.shape}, expected ({n}, {n})")
+    if a.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty (D, D) matrix, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} contains NaN or infinite values")
     scale = max(np.abs(a).max(), np.finfo(float).tiny)
@@ -291,9 +319,10 @@ def split_db_2to1(D, L, seed: int = 0):
     Parameters
     ----------
     D : ndarray, shape (D, N)
+        N >= 2 samples.
     L : ndarray, shape (N,)
     seed : int
-        Seed of numpy's legacy Mersenne-Twister generator.
+        Seed of numpy's legacy Mersenne-Twister generator, 0 <= seed < 2**32.
 
     Returns
     -------
@@ -306,7 +335,8 @@ def split_db_2to1(D, L, seed: int = 0):
     course's ``numpy.random.seed(seed); numpy.random.permutation(N)`` produces, but numpy's global
     random state is left untouched. The first ``nTrain`` indices of the permutation are training.
     """
-    D, L = check_data_labels(D, L, require_all=False)
+    D, L = check_data_labels(D, L, min_samples=2, require_all=False)
+    seed = check_int(seed, "seed", low=0, high=2**32 - 1)  # None would give an unrepeatable split
     N = D.shape[1]
     nTrain = int(N * 2.0 / 3.0)
     idx = np.random.RandomState(seed).permutation(N)  # legacy RNG on purpose: the course's split
@@ -319,10 +349,15 @@ def kfold_indices(N: int, K: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield ``(idx_train, idx_val)`` for the course's interleaved K folds.
 
     Fold i validates on samples ``i, i + K, i + 2K, ...`` (``numpy.arange(N)[i::K]``) and trains on
-    the others. Every sample is validated exactly once.
+    the others. Every sample is validated exactly once. ``N`` and ``K`` are checked by the call
+    itself, before the first fold.
     """
     N = check_int(N, "N", low=1)
     K = check_int(K, "K", low=2, high=N)
+    return _kfold_indices(N, K)  # validated now, not at the first iteration
+
+
+def _kfold_indices(N: int, K: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     idx = np.arange(N)
     for i in range(K):
         mask = np.zeros(N, dtype=bool)
@@ -339,7 +374,13 @@ def kfold_shuffled_indices(
     """
     N = check_int(N, "N", low=1)
     K = check_int(K, "K", low=2, high=N)
-    perm = check_rng(rng).permutation(N)
+    return _kfold_shuffled_indices(N, K, check_rng(rng))
+
+
+def _kfold_shuffled_indices(
+    N: int, K: int, rng: np.random.Generator
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    perm = rng.permutation(N)  # drawn at the first iteration, as before
     for fold in np.array_split(perm, K):
         mask = np.zeros(N, dtype=bool)
         mask[fold] = True
@@ -349,6 +390,10 @@ def kfold_shuffled_indices(
 def leave_one_out_indices(N: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield ``(idx_train, idx_val)`` with ``idx_val = [i]`` for i = 0..N-1."""
     N = check_int(N, "N", low=2)
+    return _leave_one_out_indices(N)
+
+
+def _leave_one_out_indices(N: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     idx = np.arange(N)
     for i in range(N):
         yield np.delete(idx, i), idx[i : i + 1]
@@ -381,7 +426,10 @@ class Standardizer:
 def fit_center(D) -> Standardizer:
     """Learn the centering ``x - mu`` on training data ``D`` (D, N); mu is the sample mean."""
     D = check_data(D)
-    mu = vcol(D.mean(axis=1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        mu = vcol(D.mean(axis=1))
+    if not np.all(np.isfinite(mu)):
+        raise _overflow_error(D, "D", "the mean")
     return Standardizer(mu=mu, sigma=np.ones_like(mu))
 
 
@@ -389,8 +437,11 @@ def fit_znorm(D) -> Standardizer:
     """Learn z-normalisation ``(x - mu) / sigma`` on ``D`` (D, N); sigma is the ML (1/N) standard
     deviation of each feature. A constant feature is an error (its sigma is zero)."""
     D = check_data(D)
-    mu = vcol(D.mean(axis=1))
-    sigma = vcol(D.std(axis=1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        mu = vcol(D.mean(axis=1))
+        sigma = vcol(D.std(axis=1))
+    if not (np.all(np.isfinite(mu)) and np.all(np.isfinite(sigma))):
+        raise _overflow_error(D, "D", "the mean or standard deviation")
     const = np.flatnonzero(sigma.ravel() == 0)
     if const.size:
         raise ValueError(

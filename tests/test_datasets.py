@@ -336,3 +336,37 @@ def test_unwritable_cache_folder(data_copy, mnist_test):
         D, L = ds.load_mnist("test")
     np.testing.assert_array_equal(D, mnist_test[0])
     np.testing.assert_array_equal(L, mnist_test[1])
+
+
+# ------------------------------------------------------------------------------------------------
+# bad arguments
+
+
+def test_verify_checksum_bad_expected(tmp_path):
+    path = tmp_path / "x.bin"
+    path.write_bytes(b"abc")
+    digest = hashlib.sha256(b"abc").hexdigest()
+    with pytest.raises(TypeError, match="expected must be a SHA-256 as a str .*, got int"):
+        ds.verify_checksum(path, 5)  # used to be an AttributeError
+    with pytest.raises(TypeError, match="got bytes"):
+        ds.verify_checksum(path, digest.encode())
+    # a malformed digest is not reported as a corrupt file
+    for bad in ("zz", digest[:-1], digest + "0"):
+        with pytest.raises(ValueError, match=r"expected must be a SHA-256 as 64 hexadecimal"):
+            ds.verify_checksum(path, bad)
+    assert ds.verify_checksum(path, f" {digest.upper()}\n") == digest
+
+
+def test_path_arguments_must_be_paths(tmp_path):
+    with pytest.raises(TypeError, match="path must be a str or pathlib.Path naming a file, got"):
+        ds.verify_checksum(None)
+    with pytest.raises(TypeError, match="path must be a str or pathlib.Path .*, got int"):
+        ds.read_idx(3)
+
+
+def test_directories_are_not_data_files(tmp_path):
+    # verify_checksum used to call a directory "missing", read_idx raised IsADirectoryError
+    with pytest.raises(ValueError, match=r"is a directory, not a data file"):
+        ds.verify_checksum(tmp_path, "0" * 64)
+    with pytest.raises(ValueError, match=r"is a directory, not an IDX file"):
+        ds.read_idx(tmp_path)

@@ -514,3 +514,87 @@ def test_lda_binary_equal_means():
     L = np.array([0, 0, 1, 1])
     with pytest.raises(ValueError, match="same mean"):
         train_lda_binary(D, L)
+
+
+# ------------------------------------------------------------------------------------------------
+# bad input
+
+
+@pytest.mark.parametrize(
+    "eigs, err, match",
+    [
+        ("abc", TypeError, "eigenvalues must be a numeric array, got str"),
+        ([1 + 1j, 2], TypeError, "eigenvalues must be real, got dtype complex128"),
+        (None, TypeError, "eigenvalues must be a numeric array"),
+    ],
+)
+def test_n_components_for_variance_bad_eigenvalues(eigs, err, match):
+    with pytest.raises(err, match=match):
+        n_components_for_variance(eigs, 0.5)
+
+
+def test_n_components_for_variance_huge_eigenvalues():
+    # their sum overflows; the answer must not change with the scale
+    assert n_components_for_variance([1e308, 1e308], 0.5) == 1
+    assert n_components_for_variance([1e308, 1e308], 0.75) == 2
+    assert n_components_for_variance([1.0, 1.0], 0.5) == 1
+
+
+@pytest.mark.parametrize("fraction", ["0.5", True, b"1"])
+def test_fraction_must_be_a_number(fraction):
+    model = fit_pca(np.random.default_rng(0).normal(size=(3, 20)), 3)
+    with pytest.raises(TypeError, match="fraction must be a number in"):
+        model.n_components_for_variance(fraction)
+    with pytest.raises(TypeError, match="fraction must be a number in"):
+        n_components_for_variance([2.0, 1.0], fraction)
+
+
+def test_pca_zero_features():
+    with pytest.raises(ValueError, match=r"D has 0 features \(rows\), shape \(0, 5\)"):
+        fit_pca(np.zeros((0, 5)), 1)
+
+
+@pytest.mark.parametrize("method", ["eigh", "svd"])
+def test_pca_values_beyond_1e154(method):
+    # D D^T overflows but the covariance does not
+    rng = np.random.default_rng(2)
+    D = 1e160 + rng.normal(size=(3, 40)) * 1e150
+    model = fit_pca(D, 3, method)
+    ref = np.sort(np.linalg.eigvalsh(np.cov(D, bias=True)))[::-1]
+    np.testing.assert_allclose(model.eigenvalues, ref, rtol=1e-8)
+
+
+@pytest.mark.parametrize("method", ["eigh", "svd"])
+def test_pca_overflow(method):
+    D = np.array([[1e200, -1e200, 0.0], [0.0, 1.0, 2.0]])
+    with pytest.raises(ValueError, match=r"computing the covariance of D overflows float64"):
+        fit_pca(D, 1, method)
+
+
+def test_lda_and_whitening_overflow():
+    D = np.random.default_rng(3).normal(size=(2, 30)) * 1e200
+    L = np.arange(30) % 3
+    with pytest.raises(ValueError, match="within- or between-class covariance of D overflows"):
+        compute_Sw_Sb(D, L)
+    with pytest.raises(ValueError, match="overflows float64"):
+        fit_lda(D, L, 1)
+    with pytest.raises(ValueError, match="overflows float64"):
+        fit_whitening(D, L)
+
+
+def test_zero_within_class_covariance_message():
+    # one sample per class: Sw = 0; "PCA with m <= 0" is no remedy
+    D = np.array([[0.0, 1.0, 3.0], [1.0, 0.0, 2.0]])
+    with pytest.raises(ValueError, match=r"rank is 0.*it is zero.*more samples are needed") as e:
+        fit_lda(D, np.array([0, 1, 2]), 1)
+    assert "m <= 0" not in str(e.value)
+    with pytest.raises(ValueError, match="it is zero"):
+        train_lda_binary(D[:, :2], np.array([0, 1]))
+
+
+def test_whitening_transposed_data_hint():
+    D = np.random.default_rng(4).normal(size=(4, 30))
+    with pytest.raises(
+        ValueError, match=r"covariance of D is singular.*shape \(30, 4\), fewer samples.*D\.T\?"
+    ):
+        fit_whitening(D.T)

@@ -551,3 +551,81 @@ def test_compute_mu_C_exact_despite_large_offsets(offset):
     Dc = D - D.mean(axis=1, keepdims=True)
     np.testing.assert_allclose(C, Dc @ Dc.T / D.shape[1], rtol=1e-9, atol=1e-12)
     np.testing.assert_array_equal(C, C.T)
+
+
+# ------------------------------------------------------------------------------------------------
+# bad input
+
+
+def test_empty_covariance():
+    with pytest.raises(ValueError, match=r"C must be a non-empty \(D, D\) matrix, got shape \(0,"):
+        logpdf_GAU_ND(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 0)))
+    with pytest.raises(ValueError, match=r"C must be a non-empty \(D, D\) matrix"):
+        sample_GAU_ND(np.zeros(0), np.zeros((0, 0)), 3, np.random.default_rng(0))
+
+
+def test_scalar_covariance_only_for_one_feature():
+    X = np.zeros((3, 4))
+    with pytest.raises(ValueError, match=r"C is a scalar, .*mu has shape \(3,\).*np.eye\(3\)"):
+        logpdf_GAU_ND(X, np.zeros(3), 2.0)
+    with pytest.raises(ValueError, match=r"C is a scalar, a covariance only for D = 1"):
+        sample_GAU_ND(np.zeros(3), 2.0, 5, np.random.default_rng(0))
+    # D = 1 with a scalar variance is still fine
+    np.testing.assert_allclose(
+        logpdf_GAU_ND(np.zeros((1, 2)), 0.0, 2.0), logpdf_GAU_1D(np.zeros(2), 0.0, 2.0)
+    )
+
+
+def test_zero_features_rejected():
+    with pytest.raises(ValueError, match=r"D has 0 features \(rows\), shape \(0, 5\)"):
+        compute_mu_C(np.zeros((0, 5)))
+    with pytest.raises(ValueError, match=r"counts has 0 features \(rows\)"):
+        ml_multinomial(np.zeros((0, 3)), pseudo=1.0)
+
+
+def test_nan_density_from_a_degenerate_factor_is_an_error():
+    # a subnormal pivot makes the inverse factor overflow and the density NaN
+    X = np.random.default_rng(0).normal(size=(3, 4))
+    with pytest.raises(ValueError, match="log-density is NaN for finite X.*covariance floor"):
+        logpdf_GAU_ND_chol(X, np.zeros(3), np.diag([1.0, 1e-320, 1.0]))
+
+
+def test_compute_mu_C_values_beyond_1e154():
+    # D D^T overflows, the centred product does not: the covariance is still exact
+    rng = np.random.default_rng(1)
+    D = 1e160 + rng.normal(size=(2, 50)) * 1e150
+    mu, C = compute_mu_C(D)
+    np.testing.assert_allclose(C, np.cov(D, bias=True), rtol=1e-10)
+    np.testing.assert_allclose(mu.ravel(), D.mean(axis=1), rtol=1e-12)
+
+
+def test_compute_mu_C_overflow():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"computing the covariance of D overflows float64"):
+            compute_mu_C(np.array([[1e200, -1e200, 0.0], [0.0, 1.0, 2.0]]))
+        with pytest.raises(ValueError, match=r"computing the mean of D overflows.*1e\+308"):
+            compute_mu_C(np.array([[1e308, 1e308]]))
+
+
+def test_per_feature_parameters_must_be_columns():
+    # p (D,) against x (D, N) broadcast along the samples: wrong when D == N, an error otherwise
+    x = np.array([[0, 1, 1], [1, 0, 0], [1, 1, 0]])
+    with pytest.raises(ValueError, match=r"p has shape \(3,\), one value per feature.*vcol\(p\)"):
+        logpmf_bernoulli(x, np.array([0.1, 0.5, 0.9]))
+    with pytest.raises(ValueError, match=r"mu has shape \(3,\), one value per feature"):
+        logpdf_GAU_1D(x, np.zeros(3), 1.0)
+    with pytest.raises(ValueError, match=r"var has shape \(2,\).*shape \(2, 5\)"):
+        logpdf_GAU_1D(np.zeros((2, 5)), 0.0, np.ones(2))
+    # as columns they are fine, and per-sample vectors (length N != D) still broadcast
+    np.testing.assert_allclose(
+        logpmf_bernoulli(x, np.array([[0.1], [0.5], [0.9]])),
+        np.log(np.where(x == 1, [[0.1], [0.5], [0.9]], [[0.9], [0.5], [0.1]])),
+        rtol=RTOL,
+    )
+    assert logpmf_bernoulli(np.zeros((2, 4)), np.full(4, 0.5)).shape == (2, 4)
+
+
+def test_bernoulli_shapes_that_do_not_broadcast():
+    with pytest.raises(ValueError, match=r"x and p must broadcast together, got shapes \(3, 5\)"):
+        logpmf_bernoulli(np.zeros((3, 5)), np.full((1, 3), 0.5))

@@ -400,3 +400,36 @@ def test_smallest_unordered_contract(kind):
             assert len(set(s.tolist())) == n
             rest = np.delete(row, s)
             assert row[s].max() <= rest.min()
+
+
+# ------------------------------------------------------------------------------------------------
+# bad input
+
+
+def test_nearest_mean_mahalanobis_zero_Sw_message():
+    # one sample per class: Sw = 0, and "PCA with m <= 0" is no remedy
+    D = np.array([[0.0, 1.0, 3.0], [1.0, 0.0, 2.0]])
+    with pytest.raises(ValueError, match=r"rank is 0.*it is zero.*metric='euclidean'") as e:
+        train_nearest_mean(D, np.array([0, 1, 2]), "mahalanobis")
+    assert "m <= 0" not in str(e.value)
+
+
+def test_nearest_mean_overflow():
+    rng = np.random.default_rng(0)
+    D, L = rng.normal(size=(2, 30)), np.arange(30) % 3
+    for metric in ("euclidean", "mahalanobis"):
+        model = train_nearest_mean(D, L, metric)
+        with pytest.raises(ValueError, match=r"squared distances to the class means of D overflow"):
+            model.predict(np.full((2, 3), 1e200))  # used to predict class 0 for everything
+    with pytest.raises(ValueError, match=r"within-class covariance Sw of D overflows"):
+        train_nearest_mean(D * 1e200, L, "mahalanobis")
+
+
+def test_knn_overflow():
+    rng = np.random.default_rng(0)
+    D, L = rng.normal(size=(2, 30)), np.arange(30) % 3
+    model = train_knn(D, L, 3)
+    with pytest.raises(ValueError, match=r"squared distances between D and the training samples"):
+        model.predict(np.full((2, 3), 1e160))
+    with pytest.raises(ValueError, match=r"\|value\|: 1 in D, 2\.33e\+200 in the training data"):
+        train_knn(D * 1e200, L, 3).predict(np.ones((2, 4)))

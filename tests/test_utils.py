@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 
@@ -270,3 +272,107 @@ def test_check_rng():
         check_rng(0)
     with pytest.raises(TypeError, match="got RandomState"):
         check_rng(np.random.RandomState(0))
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(0, 5), (0, 0)])
+def test_check_data_rejects_zero_features(shape):
+    with pytest.raises(ValueError, match=r"D has 0 features \(rows\), shape \(0, \d\), at least 1"):
+        check_data(np.zeros(shape))
+    with pytest.raises(ValueError, match="0 features"):
+        fit_center(np.zeros((0, 5)))
+
+
+def test_check_data_rejects_time_deltas():
+    with pytest.raises(TypeError, match=r"D must be a numeric array, got dtype timedelta64"):
+        check_data(np.ones((2, 3), dtype="m8[s]"))
+
+
+@pytest.mark.parametrize(
+    "labels, match",
+    [
+        (np.array([0.0, 1e30]), r"L must hold class labels 0..K-1, got value 1e\+30, too large"),
+        (np.array([0.0, -1e30]), r"L must hold class labels 0..K-1, got negative value -1e\+30"),
+        (np.array([0, 2**63 + 5], dtype=np.uint64), r"got value 9.22337e\+18, too large"),
+    ],
+)
+def test_check_labels_values_beyond_int64(labels, match):
+    # these used to wrap around in the cast to int64 (a RuntimeWarning and "negative value")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=match):
+            check_labels(labels)
+
+
+def test_check_labels_require_all_with_huge_label_is_cheap():
+    # the missing class is found without materialising 0..K-1 (K = 10**12 here)
+    with pytest.raises(ValueError, match=r"no sample of class 1: .*got classes \[0, 10+\]"):
+        check_labels(np.array([0, 10**12]), require_all=True)
+    with pytest.raises(ValueError, match=r"no sample of class 30: .*\[0, 1, .*, 9, \.\.\., 40\]"):
+        check_labels(np.r_[np.arange(30), 40], require_all=True)
+
+
+def test_check_covariance_rejects_empty_matrix():
+    with pytest.raises(ValueError, match=r"C must be a non-empty \(D, D\) matrix, got shape \(0,"):
+        check_covariance(np.zeros((0, 0)))
+
+
+@pytest.mark.parametrize(
+    "seed, err, match",
+    [
+        (1.5, TypeError, "seed must be an integer, got 1.5"),
+        (None, TypeError, "seed must be an integer, got None"),
+        ("0", TypeError, "seed must be an integer, got '0'"),
+        (-1, ValueError, "seed must be >= 0, got -1"),
+        (2**32, ValueError, "seed must be <= 4294967295, got 4294967296"),
+    ],
+)
+def test_split_db_2to1_seed_errors(seed, err, match):
+    D, L = np.zeros((2, 9)), np.arange(9) % 3
+    with pytest.raises(err, match=match):
+        split_db_2to1(D, L, seed=seed)
+
+
+def test_split_db_2to1_needs_two_samples():
+    # one sample used to give an empty training set
+    with pytest.raises(ValueError, match=r"D has 1 samples \(columns\), shape \(2, 1\), at least"):
+        split_db_2to1(np.zeros((2, 1)), np.zeros(1, dtype=int))
+    (DTR, _), (DVAL, _) = split_db_2to1(np.zeros((2, 2)), np.array([0, 1]))
+    assert DTR.shape == DVAL.shape == (2, 1)
+
+
+def test_fold_generators_validate_when_called():
+    # errors are raised by the call itself, not at the first iteration of the folds
+    with pytest.raises(TypeError, match="K must be an integer, got 2.5"):
+        kfold_indices(10, 2.5)
+    with pytest.raises(ValueError, match="K must be <= 3, got 5"):
+        kfold_shuffled_indices(3, 5, np.random.default_rng(0))
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        kfold_shuffled_indices(10, 2, 0)
+    with pytest.raises(ValueError, match="N must be >= 2, got 1"):
+        leave_one_out_indices(1)
+    with pytest.raises(TypeError, match="N must be an integer, got 4.0"):
+        leave_one_out_indices(4.0)
+
+
+def test_fold_generators_unchanged_by_eager_validation():
+    # the shuffled folds still draw their permutation at the first iteration
+    g1, g2 = np.random.default_rng(5), np.random.default_rng(5)
+    folds = kfold_shuffled_indices(10, 3, g1)
+    assert g1.bit_generator.state == g2.bit_generator.state
+    perm = g2.permutation(10)
+    assert [va.tolist() for _, va in folds] == [
+        sorted(f.tolist()) for f in np.array_split(perm, 3)
+    ]
+
+
+def test_center_and_znorm_overflow():
+    D = np.array([[1e308, 1e308, -1e308], [0.0, 1.0, 2.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"computing the mean of D overflows float64.*1e\+308"):
+            fit_center(D)
+        with pytest.raises(ValueError, match="mean or standard deviation of D overflows"):
+            fit_znorm(D)
