@@ -63,7 +63,7 @@ from numbers import Real
 import numpy as np
 
 from .evaluation import pav
-from .logreg import train_logreg_binary
+from .logreg import _check_scale, train_logreg_binary
 from .utils import _as_float_array, check_int, check_labels, kfold_shuffled_indices
 
 __all__ = [
@@ -152,11 +152,21 @@ def _check_score_matrix(S, n_samples: int | None = None, n_systems: int | None =
     return _check_finite(a, name)
 
 
-def _check_scores_labels(S, L) -> tuple[np.ndarray, np.ndarray]:
-    """An (M, N) score matrix and N binary labels with both classes present."""
-    a = _as_float_array(S, "S")
-    L = check_labels(L, name="L")
-    S = _check_score_matrix(a, L.size)
+def _check_scores_labels(S, L, name: str = "S") -> tuple[np.ndarray, np.ndarray]:
+    """An (M, N) score matrix and N binary labels with both classes present; ``name`` is the
+    caller's name for the scores."""
+    a = _as_float_array(S, name)
+    try:
+        L = check_labels(L, name="L")
+    except ValueError as exc:
+        # scores that are all 0 or 1 and "labels" that are not: swapped arguments?
+        if a.size and np.all((a == 0) | (a == 1)):
+            raise ValueError(
+                f"{exc}; {name} holds only 0 and 1: did you swap the arguments? pass the scores "
+                f"first, then the labels"
+            ) from None
+        raise
+    S = _check_score_matrix(a, L.size, name=name)
     if L.max() > 1:
         raise ValueError(
             f"L holds label {int(L.max())}: calibration is binary, labels must be 0 (non-target, "
@@ -269,6 +279,7 @@ def train_linear_calibration(S, L, prior, l=0.0) -> LinearCalibration:
     prior = _check_prior(prior)
     l = _check_lambda(l)
     S, L = _check_scores_labels(S, L)
+    _check_scale(S, "S")
     lr = train_logreg_binary(S, L, l, prior=prior)  # eq. (142): LR on the scores
     gamma = lr.b - np.log(prior / (1.0 - prior))  # eq. (143)
     return LinearCalibration(alpha=lr.w.copy(), beta=float(lr.b), gamma=float(gamma),
@@ -304,11 +315,17 @@ def train_fusion(scores, L, prior, l=0.0) -> LinearCalibration:
         raise ValueError("scores is empty: fusion needs at least one system")
     rows = [_as_float_array(s, f"scores[{m}]") for m, s in enumerate(scores)]
     for m, s in enumerate(rows):
-        if s.ndim != 1 or s.size != rows[0].size:
+        if s.ndim != 1:
+            raise ValueError(
+                f"scores[{m}] has shape {s.shape}: each system's scores must be a 1-D vector of "
+                f"shape (N,); for an (M, N) matrix call train_linear_calibration"
+            )
+        if s.size != rows[0].size:
             raise ValueError(
                 f"scores[{m}] has shape {s.shape}, expected ({rows[0].size},) like scores[0]: "
                 f"every system must score the same N samples"
             )
+        _check_finite(s, f"scores[{m}]")
     return train_linear_calibration(np.vstack(rows), L, prior, l)
 
 
@@ -388,7 +405,7 @@ def train_isotonic_calibration(s, L) -> IsotonicCalibration:
     scores the clipped end llrs are :math:`\pm\log N \approx \pm 9.2`. Without pure blocks, the
     Cllr of the calibrated training scores equals `mlpr.evaluation.min_cllr` of the raw ones.
     """
-    S, L = _check_scores_labels(s, L)
+    S, L = _check_scores_labels(s, L, "s")
     if S.shape[0] != 1:
         raise ValueError(
             f"s has shape {S.shape}: isotonic calibration takes the (N,) scores of one system; "
@@ -459,9 +476,9 @@ def kfold_calibrate(scores, L, prior=0.5, k=5, seed=0, method="linear", l=0.0):
     that did not see it gives an honest estimate of actDCF after calibration on the training
     set; the final calibrator uses every score.
     """
-    if method not in _METHODS:
+    if not isinstance(method, str) or method not in _METHODS:
         raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
-    S, L = _check_scores_labels(scores, L)
+    S, L = _check_scores_labels(scores, L, "scores")
     prior = _check_prior(prior)
     l = _check_lambda(l)
     if method == "isotonic" and S.shape[0] != 1:
@@ -478,7 +495,22 @@ def kfold_calibrate(scores, L, prior=0.5, k=5, seed=0, method="linear", l=0.0):
             return train_linear_calibration(S[:, idx], L[idx], prior, l)
         return train_isotonic_calibration(S[0, idx], L[idx])
 
+    folds = list(kfold_shuffled_indices(N, k, np.random.default_rng(seed)))
+    for i, (tr, _) in enumerate(folds):
+        nT = int(np.count_nonzero(L[tr]))
+        if nT == 0 or nT == tr.size:
+            missing = 1 if nT == 0 else 0
+            n_missing = int(np.count_nonzero(L == missing))
+            remedy = (f"K-fold calibration needs at least 2 samples of each class, L has only 1 "
+                      f"of class {missing}" if n_missing < 2 else
+                      f"L has only {n_missing} of class {missing}: use fewer folds k, or another "
+                      f"seed")
+            raise ValueError(
+                f"fold {i}: the scores of the other {k - 1} fold{'s' if k > 2 else ''} "
+                f"({tr.size} scores) have no sample of class {missing} to train the calibrator "
+                f"on; {remedy}"
+            )
     out = np.empty(N)
-    for tr, va in kfold_shuffled_indices(N, k, np.random.default_rng(seed)):
+    for tr, va in folds:
         out[va] = train(tr).scores(S[:, va])
     return out, train(slice(None))

@@ -126,10 +126,19 @@ _EER_MAXIT = 200  # cutting-plane iterations before falling back to the PAV conv
 _EER_RTOL = 1e-12  # relative gap between the cutting-plane model and the true curve at the end
 _PRIOR_TOL = 1e-9  # tolerance on sum(priors) == 1 and on posterior columns summing to 1
 _POSTERIOR_TOL = 1e-6
+# a (K, K) confusion matrix of more classes than this is a mistake (labels that are not class
+# indices 0..K-1), not a table: 2**14 classes already need 2 GB
+_MAX_CLASSES = 1 << 14
 
 
 # ------------------------------------------------------------------------------------------------
 # validation
+
+
+def _check_flag(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def _check_pred_labels(pred, L) -> tuple[np.ndarray, np.ndarray]:
@@ -149,6 +158,9 @@ def _check_scores_1d(scores, name: str, *, allow_inf: bool = True) -> np.ndarray
             hint = f"; use {name}.ravel()"
         elif a.ndim == 2 and a.shape[0] == 2:
             hint = "; for a (2, N) matrix of class log-likelihoods S pass llr = S[1] - S[0]"
+        elif a.ndim == 2 and a.shape[1] == 2:
+            hint = ("; for class log-likelihoods S, mlpr's scores are (K, N) = (2, N), one row "
+                    "per class: did you mean S.T? then pass llr = S[1] - S[0]")
         raise ValueError(f"{name} must be a 1-D array of N scores, got shape {a.shape}{hint}")
     bad = np.isnan(a) if allow_inf else ~np.isfinite(a)
     if bad.any():
@@ -186,7 +198,25 @@ def _check_binary_labels(L, n: int, what: str, name: str = "L") -> np.ndarray:
 
 def _check_binary(scores, L, name: str = "llr") -> tuple[np.ndarray, np.ndarray]:
     s = _check_scores_1d(scores, name)
-    return s, _check_binary_labels(L, s.size, name)
+    try:
+        return s, _check_binary_labels(L, s.size, name)
+    except ValueError as exc:
+        # the labels are refused: were they swapped with the scores?
+        if s.size and np.all((s == 0) | (s == 1)) and not np.all(_labels_like(L)):
+            raise ValueError(
+                f"{exc}; {name} holds only 0 and 1 but L does not: did you swap the arguments? "
+                f"pass the scores first, then the labels"
+            ) from None
+        raise
+
+
+def _labels_like(L) -> np.ndarray:
+    """Mask of the entries of L that could be class labels (non-negative integers)."""
+    try:
+        a = np.asarray(L, dtype=np.float64)
+    except (TypeError, ValueError):
+        return np.zeros(1, dtype=bool)
+    return np.isfinite(a) & (a >= 0) & (a == np.round(a))
 
 
 def _check_prior(prior, name: str = "prior") -> np.ndarray:
@@ -205,6 +235,8 @@ def _check_prior(prior, name: str = "prior") -> np.ndarray:
 
 
 def _check_cost(c, name: str) -> float:
+    if isinstance(c, (bool, np.bool_)):  # e.g. dcf(pred, L, 0.5, True) meant normalize=True
+        raise TypeError(f"{name} must be a positive number (a cost), got {c!r}")
     a = _as_float_array(c, name)
     if a.ndim != 0:
         raise ValueError(f"{name} must be a number (one application), got shape {a.shape}")
@@ -257,7 +289,9 @@ def _check_class_priors(priors, K: int) -> np.ndarray:
     return p
 
 
-def _check_log_posteriors(log_posteriors) -> np.ndarray:
+def _check_log_posteriors(log_posteriors, K: int | None = None) -> np.ndarray:
+    """Class posteriors (K, N) from their logs; ``K`` (the size of the cost matrix) only
+    explains a transposed (N, K) matrix."""
     lp = _as_float_array(log_posteriors, "log_posteriors")
     if lp.ndim != 2:
         hint = "; use vcol(x) for a single sample" if lp.ndim == 1 else ""
@@ -271,6 +305,13 @@ def _check_log_posteriors(log_posteriors) -> np.ndarray:
     dev = np.abs(P.sum(axis=0) - 1.0)
     if dev.size and dev.max() > _POSTERIOR_TOL:
         n = int(dev.argmax())
+        if (K is not None and lp.shape[0] != K and lp.shape[1] == K
+                and np.abs(P.sum(axis=1) - 1.0).max() <= _POSTERIOR_TOL):
+            raise ValueError(
+                f"log_posteriors has shape {lp.shape}, its rows (not its columns) are "
+                f"distributions, and costs is ({K}, {K}): mlpr expects log_posteriors as (K, N), "
+                f"one row per class and one column per sample; did you mean log_posteriors.T?"
+            )
         raise ValueError(
             f"column {n} of log_posteriors exponentiates to a sum of {P[:, n].sum():.6g}, not 1: "
             f"pass class log-posteriors log P(c | x) (e.g. mlpr.generative.log_posteriors(S, "
@@ -329,7 +370,14 @@ def confusion_matrix(pred, L, K: int | None = None) -> np.ndarray:
     pred, L = _check_pred_labels(pred, L)
     if K is None:
         K = int(max(pred.max(), L.max())) + 1
-    K = check_int(K, "K", low=1)
+        if K > _MAX_CLASSES:
+            who = "pred" if pred.max() >= L.max() else "L"
+            raise ValueError(
+                f"{who} holds label {K - 1}: a confusion matrix of {K} classes would need "
+                f"{K}^2 entries; labels must be class indices 0..K-1 (at most {_MAX_CLASSES} "
+                f"classes), re-code them with numpy.unique(L, return_inverse=True)"
+            )
+    K = check_int(K, "K", low=1, high=_MAX_CLASSES)
     check_labels(pred, name="pred", n_classes=K)
     check_labels(L, name="L", n_classes=K)
     return np.bincount(pred * K + L, minlength=K * K).reshape(K, K)
@@ -375,7 +423,16 @@ def binary_rates(M) -> dict:
 
 
 def _check_binary_pred(pred, L) -> tuple[np.ndarray, np.ndarray]:
-    pred = check_labels(pred, name="pred")
+    try:
+        pred = check_labels(pred, name="pred")
+    except ValueError as exc:
+        if not np.all(_labels_like(pred)):  # scores where decisions are expected
+            raise ValueError(
+                f"{exc}; these look like scores, not binary decisions 0/1: for scores use "
+                f"act_dcf / min_dcf, or take decisions first with optimal_bayes_decisions(llr, "
+                f"prior, Cfn, Cfp)"
+            ) from None
+        raise
     L = _check_binary_labels(L, pred.size, "pred")
     if pred.max() > 1:
         raise ValueError(
@@ -521,8 +578,9 @@ def expected_costs(log_posteriors, costs) -> np.ndarray:
 
     .. math:: \mathcal{C}(a \mid x) = \sum_c C(a \mid c) P(c \mid x)
     """
-    P = _check_log_posteriors(log_posteriors)
-    C = _check_cost_matrix(costs, P.shape[0], "the log-posteriors have")
+    C = _check_cost_matrix(costs)
+    P = _check_log_posteriors(log_posteriors, C.shape[0])
+    C = _check_cost_matrix(C, P.shape[0], "the log-posteriors have")
     return C @ P  # eq. expected cost of decision a
 
 
@@ -602,6 +660,7 @@ def dcf(pred, L, prior, Cfn=1.0, Cfp=1.0, normalize: bool = True):
     pred, L = _check_binary_pred(pred, L)
     p = _check_prior(prior)
     Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    normalize = _check_flag(normalize, "normalize")
     nt = int(np.count_nonzero(L))
     nn = L.size - nt
     n_fn = int(np.count_nonzero((pred == 0) & (L == 1)))
@@ -641,10 +700,15 @@ def empirical_bayes_risk(pred, L, priors, costs, normalize: bool = True) -> floa
         \qquad \mathcal{B}_{norm} = \frac{\mathcal{B}}{\min_a \sum_c \pi_c C(a \mid c)}
 
     With K = 2, ``priors = (1 - pi, pi)`` and ``costs = [[0, Cfn], [Cfp, 0]]`` this is `dcf`.
+
+    The normalised risk needs correct decisions to cost nothing (a zero diagonal), so that
+    perfect decisions score 0 and the best data-independent system 1; subtracting the diagonal
+    from each column, ``costs - numpy.diag(costs)``, changes no decision.
     """
     C = _check_cost_matrix(costs)
     K = C.shape[0]
     pi = _check_class_priors(priors, K)
+    normalize = _check_flag(normalize, "normalize")
     pred, L = _check_pred_labels(pred, L)
     check_labels(pred, name="pred", n_classes=K)
     check_labels(L, name="L", n_classes=K)
@@ -664,6 +728,14 @@ def empirical_bayes_risk(pred, L, priors, costs, normalize: bool = True) -> floa
             raise ValueError(
                 "the best data-independent decision has zero expected cost for these priors "
                 "and costs: the normalised risk is undefined; use normalize=False"
+            )
+        if np.any(np.diag(C) != 0):
+            c = int(np.flatnonzero(np.diag(C))[0])
+            raise ValueError(
+                f"costs has a non-zero diagonal (costs[{c}, {c}] = {C[c, c]:g}): the normalised "
+                f"risk assumes that correct decisions cost nothing; subtract the diagonal from "
+                f"each column, costs - numpy.diag(costs) (no decision changes), or pass "
+                f"normalize=False"
             )
         risk /= dummy
     return risk
@@ -814,6 +886,7 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
     s, L = _check_binary(llr, L)
     p = _check_prior(prior)
     Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    return_threshold = _check_flag(return_threshold, "return_threshold")
     val, thr = _min_dcf_ranked(_rank(s, L), p.ravel(), Cfn, Cfp)
     scalar = p.ndim == 0
     if return_threshold:
@@ -931,6 +1004,7 @@ def roc_points(scores, L, return_thresholds: bool = False):
         decisions of the lowest score too). M = number of distinct scores + 1.
     """
     s, L = _check_binary(scores, L, "scores")
+    return_thresholds = _check_flag(return_thresholds, "return_thresholds")
     R = _rank(s, L)
     j = _splits(R)[::-1]
     n_fn, n_fp = _errors(R, j)
@@ -1024,8 +1098,16 @@ def pav(y, w=None) -> np.ndarray:
             raise ValueError(f"w must hold positive weights, got {float(w[w <= 0][0])!r}")
     if y.size == 0:
         return y.copy()
-    values, sizes = _pav_blocks(y, w)
-    return np.repeat(values, sizes)
+    # The fit is unchanged when the weights are scaled and scales with y: powers of two bring
+    # them (exactly) near 1 where sums of products w * y would otherwise overflow float64, e.g.
+    # weights of 1e308, or underflow, weights of 1e-320.
+    w = np.ldexp(w, -np.frexp(w.max())[1])
+    ey = 0
+    with np.errstate(over="ignore"):
+        if not np.isfinite(np.abs(y).max() * 4.0 * y.size):
+            ey = int(np.frexp(np.abs(y).max())[1]) + int(np.ceil(np.log2(4.0 * y.size)))
+    values, sizes = _pav_blocks(np.ldexp(y, -ey), w)
+    return np.repeat(np.ldexp(values, ey), sizes)
 
 
 def _groups(R: _Ranked) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1139,7 +1221,7 @@ def eer(scores, L, method: str = "rocch") -> float:
     up to the size of a tie group divided by the class count (see the module docstring);
     ``eer(s, L, "rocch") - eer(s, L, "raw")`` shows by how much on given data.
     """
-    if method not in ("rocch", "raw"):
+    if not isinstance(method, str) or method not in ("rocch", "raw"):
         raise ValueError(f"method must be 'rocch' or 'raw', got {method!r}")
     s, L = _check_binary(scores, L, "scores")
     R = _rank(s, L)
@@ -1275,16 +1357,28 @@ def kfold_scores(train, D, L, k: int, seed: int | None = None) -> np.ndarray:
         folds = kfold_shuffled_indices(N, k, np.random.default_rng(seed))
     out = None
     for i, (tr, va) in enumerate(folds):
-        model = train(D[:, tr], L[tr])
+        try:
+            model = train(D[:, tr], L[tr])
+        except Exception as exc:  # the training set of one fold may lack what train needs
+            if hasattr(exc, "add_note"):  # Python >= 3.11
+                exc.add_note(f"(raised by train on the training set of fold {i} of {k}, "
+                             f"{tr.size} samples, classes {np.unique(L[tr]).tolist()[:10]})")
+            raise
         if not callable(getattr(model, "scores", None)):
             raise TypeError(
                 f"train returned a {type(model).__name__} without a scores(D) method"
             )
-        S = np.asarray(model.scores(D[:, va]), dtype=np.float64)
+        S = _as_float_array(model.scores(D[:, va]), f"fold {i}: model.scores(D)")
         if S.ndim not in (1, 2) or S.shape[-1] != va.size:
             raise ValueError(
                 f"fold {i}: model.scores returned shape {S.shape} for {va.size} samples; "
                 f"expected ({va.size},) or (K, {va.size})"
+            )
+        if np.isnan(S).any():
+            raise ValueError(
+                f"fold {i}: model.scores returned NaN for "
+                f"{int(np.isnan(S).reshape(-1, va.size).any(axis=0).sum())} "
+                f"of its {va.size} validation samples; check the model trained on that fold"
             )
         if out is None:
             out = np.empty(S.shape[:-1] + (N,))

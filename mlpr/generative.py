@@ -100,6 +100,14 @@ _PRIOR_TOL = 1e-9  # tolerance on sum(priors) == 1
 _BLOCK_BYTES = 1 << 23
 _MIN_BLOCK = 512
 
+# A feature whose values spread over less than this has a variance (~ spread^2) below the normal
+# range of float64: only used to explain a singular covariance (error path).
+_MIN_SPREAD = 1e-150
+
+# Categorical naive Bayes stores one (M_j, K) table per feature: codes must be consecutive
+# integers 0..M_j-1, and a code of a billion is a data error (or an uncoded value), not a table.
+_MAX_CODES = 1 << 20
+
 
 # ------------------------------------------------------------------------------------------------
 # private helpers
@@ -186,16 +194,47 @@ def _rank_detail(D: np.ndarray, L: np.ndarray, classes, where: str, dof: int, wh
     class, N - K for the pooled covariance), ``who`` names those samples.
     """
     nfeat = D.shape[0]
-    const = np.ones(nfeat, dtype=bool)
-    for k in classes:
-        const &= np.ptp(D[:, L == k], axis=1) == 0.0
+    spread = _spread(D, L, classes)
+    const = spread == 0.0
     if const.any():
         j = np.flatnonzero(const)
         return (f": {j.size} of its {nfeat} features are constant{where} (e.g. feature "
                 f"{int(j[0])})")
+    under = _underflow_detail(spread, np.arange(nfeat), where)
+    if under:
+        return under
     if dof < nfeat:
         return f": {who} span at most {dof} dimensions, fewer than its {nfeat} features"
     return " (linearly dependent features)"
+
+
+def _spread(D: np.ndarray, L: np.ndarray, classes) -> np.ndarray:
+    """(D,) largest range (max - min) of each feature within any of ``classes``."""
+    spread = np.zeros(D.shape[0])
+    for k in classes:
+        spread = np.maximum(spread, np.ptp(D[:, L == k], axis=1))
+    return spread
+
+
+def _underflow_detail(spread: np.ndarray, j: np.ndarray, where: str) -> str:
+    """Explain variances of features ``j`` that vanish because the data are too small in scale
+    for float64 (error path only); empty if no feature of ``j`` is in that case."""
+    under = j[(spread[j] > 0.0) & (spread[j] < _MIN_SPREAD)]
+    if not under.size:
+        return ""
+    u = int(under[0])
+    return (f": feature {u} varies by only {spread[u]:.3g}{where}, too little for its variance "
+            f"to be represented in float64 (rescale the data, e.g. z-normalise with fit_znorm)")
+
+
+def _check_finite_stats(D: np.ndarray, *stats: np.ndarray) -> None:
+    """Refuse class means or (co)variances that overflow float64 (|x| beyond about 1e154)."""
+    if not all(np.all(np.isfinite(s)) for s in stats):
+        raise ValueError(
+            f"the class means or covariances of D overflow float64 (largest |value| in D: "
+            f"{float(np.abs(D).max()):.3g}); rescale the data first, e.g. divide by a constant or "
+            f"z-normalise with fit_znorm"
+        )
 
 
 def _is_tiny(var: np.ndarray, nfeat: int) -> np.ndarray:
@@ -487,7 +526,9 @@ def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
     K = n.size
     if kind in names:
         _check_per_class_counts(n, names[kind])
-    mu, second, n = _class_stats(D, L, diagonal)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported just below
+        mu, second, n = _class_stats(D, L, diagonal)
+    _check_finite_stats(D, mu, second)
 
     if kind in ("tied", "tied_naive"):
         if unbiased and N <= K:
@@ -496,15 +537,24 @@ def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
                 f"K = {K} classes; use unbiased=False"
             )
         w = n / N if not unbiased else n / (N - K)
-        Sw = np.tensordot(w, second, axes=1)  # eq. Sw = 1/N sum_k N_k C_k (or 1/(N-K))
+        with np.errstate(over="ignore", invalid="ignore"):
+            Sw = np.tensordot(w, second, axes=1)  # eq. Sw = 1/N sum_k N_k C_k (or 1/(N-K))
+        _check_finite_stats(D, Sw)
         if diagonal:
             var = np.maximum(Sw, psi) if psi is not None else Sw
             tiny = _is_tiny(var, nfeat)
             if tiny.any():
-                j = int(np.flatnonzero(tiny)[0])
+                j = np.flatnonzero(tiny)
+                spread = _spread(D, L, range(K))
+                detail = _underflow_detail(spread, j, " within every class") or (
+                    f": feature {int(j[0])} has zero within-class variance (constant within every "
+                    f"class)" if spread[j[0]] == 0.0 else
+                    f": feature {int(j[0])} has a within-class variance negligible next to that of "
+                    f"feature {int(np.argmax(var))} (rescale the features, e.g. z-normalise with "
+                    f"fit_znorm)"
+                )
                 raise ValueError(_singular_message(
-                    "the within-class covariance C (shared by all classes)",
-                    f": feature {j} has zero within-class variance (constant within every class)",
+                    "the within-class covariance C (shared by all classes)", detail
                 ))
             return GaussianClassifier(mu=mu, C=np.diag(var), Lchol=np.diag(np.sqrt(var)),
                                       kind=kind)
@@ -528,11 +578,11 @@ def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
             tiny = _is_tiny(var[k], nfeat)
             if tiny.any():
                 j = np.flatnonzero(tiny)
-                raise ValueError(_singular_message(
-                    f"the covariance of class {k} (C[{k}])",
-                    f": {j.size} of its {nfeat} features have zero variance in class {k} (e.g. "
-                    f"feature {int(j[0])})",
-                ))
+                detail = _underflow_detail(_spread(D, L, [k]), j, f" in class {k}") or (
+                    f": {j.size} of its {nfeat} features have zero (or, next to the others, "
+                    f"negligible) variance in class {k} (e.g. feature {int(j[0])})"
+                )
+                raise ValueError(_singular_message(f"the covariance of class {k} (C[{k}])", detail))
         C = np.zeros((K, nfeat, nfeat))
         idx = np.arange(nfeat)
         C[:, idx, idx] = var
@@ -700,7 +750,8 @@ def _check_scores(S, name: str = "S") -> np.ndarray:
     return a
 
 
-def _check_priors(priors, K: int) -> np.ndarray:
+def _check_priors(priors, K: int, n_samples: int | None = None) -> np.ndarray:
+    """K class priors; ``n_samples`` (the columns of S) only explains a transposed S."""
     if priors is None:
         raise TypeError(
             "priors is required: the prior belongs to the application, not to the model; pass "
@@ -710,6 +761,11 @@ def _check_priors(priors, K: int) -> np.ndarray:
     if p.ndim != 1:
         raise ValueError(f"priors must be a 1-D array of K = {K} class priors, got shape {p.shape}")
     if p.size != K:
+        if p.size == n_samples:
+            raise ValueError(
+                f"S has shape ({K}, {n_samples}) but priors has {p.size} entries: mlpr expects S "
+                f"as (K, N), one row per class and one column per sample; did you mean S.T?"
+            )
         raise ValueError(
             f"priors has length {p.size} but the scores have K = {K} classes (rows); pass one "
             f"prior per class"
@@ -741,7 +797,7 @@ def log_joint(S, priors) -> np.ndarray:
     .. math:: \log f_{X,C}(x, c) = \log f_{X \mid C}(x \mid c) + \log P(c)
     """
     S = _check_scores(S)
-    p = _check_priors(priors, S.shape[0])
+    p = _check_priors(priors, S.shape[0], S.shape[1])
     return S + vcol(_log(p))  # eq. log f(x, c) = log f(x|c) + log P(c)
 
 
@@ -799,6 +855,11 @@ def llr(S) -> np.ndarray:
     .. math:: \mathrm{llr}(x) = \log \frac{f(x \mid 1)}{f(x \mid 0)}
     """
     S = _check_scores(S)
+    if S.shape[0] != 2 and S.shape[1] == 2:
+        raise ValueError(
+            f"S has shape {S.shape}: llr needs the (2, N) scores of the 2 classes, one row per "
+            f"class and one column per sample; did you mean S.T?"
+        )
     if S.shape[0] != 2:
         raise ValueError(
             f"llr needs the scores of exactly 2 classes, S has shape {S.shape} (K = {S.shape[0]})"
@@ -827,6 +888,10 @@ def map_decisions(S, priors) -> np.ndarray:
     Notes
     -----
     .. math:: c^*(x) = \arg\max_c P(c \mid x) = \arg\max_c \left[\log f(x \mid c) + \log P(c)\right]
+
+    A sample whose joint density is zero for every class (all -inf, e.g. a discrete model
+    without pseudo-counts meeting an unseen value) ties between all classes and is decided 0;
+    `log_posteriors` refuses such samples.
     """
     return np.argmax(log_joint(S, priors), axis=0)  # eq. argmax_c log f(x|c) + log P(c)
 
@@ -979,6 +1044,13 @@ def _check_codes(D, name: str = "D", n_features: int | None = None) -> np.ndarra
             f"{name} must hold integer codes 0..M_j-1 of categorical features, got {X[j, i]:g} "
             f"(feature {j}, sample {i})"
         )
+    if X.size and X.max() >= _MAX_CODES:
+        j, i = np.argwhere(X >= _MAX_CODES)[0]
+        raise ValueError(
+            f"{name} has code {X[j, i]:.6g} (feature {j}, sample {i}): categorical codes must be "
+            f"consecutive integers 0..M_j-1 (M_j at most {_MAX_CODES}), one table row per value; "
+            f"re-code the feature, e.g. numpy.unique(x, return_inverse=True)[1]"
+        )
     return X.astype(np.int64)
 
 
@@ -988,7 +1060,7 @@ def _check_n_values(n_values, X: np.ndarray) -> np.ndarray:
     if n_values is None:
         return seen
     if isinstance(n_values, Integral) and not isinstance(n_values, bool):
-        M = np.full(F, check_int(n_values, "n_values", low=1))
+        M = np.full(F, check_int(n_values, "n_values", low=1, high=_MAX_CODES))
     else:
         M = np.asarray(n_values)
         if M.ndim != 1 or M.size != F or not np.issubdtype(M.dtype, np.integer):
@@ -999,6 +1071,11 @@ def _check_n_values(n_values, X: np.ndarray) -> np.ndarray:
         if np.any(M < 1):
             raise ValueError(f"n_values must be >= 1, got {M.min()}")
         M = M.astype(np.int64)
+    if M.max() > _MAX_CODES:
+        raise ValueError(
+            f"n_values must be at most {_MAX_CODES} (one table row per value), got "
+            f"{int(M.max())}: categorical codes must be consecutive integers 0..M_j-1"
+        )
     over = np.flatnonzero(seen > M)
     if over.size:
         j = int(over[0])
@@ -1061,12 +1138,12 @@ def train_categorical_nb(D, L, n_values=None, eps: float = 0.0) -> CategoricalNa
     Parameters
     ----------
     D : array_like, shape (F, N)
-        ``D[j, i]`` is the code 0..M_j-1 of feature j for sample i.
+        ``D[j, i]`` is the code 0..M_j-1 of feature j for sample i (M_j at most 2**20).
     L : array_like, shape (N,)
         Labels 0..K-1, every class present.
     n_values : int or sequence of int, optional
-        M_j, the number of values of each feature (one int for all). Default: the largest code
-        seen in training plus one.
+        M_j, the number of values of each feature (one int for all), 1 <= M_j <= 2**20.
+        Default: the largest code seen in training plus one.
     eps : float, default 0
         Pseudo-count added to the count of every (value, class) pair. ``eps = 0`` is the ML
         estimate: a value never seen in class k has probability 0 and a test sample with it gets
@@ -1294,8 +1371,21 @@ def combine_naive_scores(*S) -> np.ndarray:
     """
     if not S:
         raise ValueError("combine_naive_scores needs at least one score matrix")
+    packed = S[0] if len(S) == 1 else None
+    if (isinstance(packed, np.ndarray) and packed.ndim == 3) or (
+            isinstance(packed, (list, tuple)) and packed
+            and all(isinstance(s, np.ndarray) and s.ndim == 2 for s in packed)):
+        raise ValueError(
+            f"S[0] holds {len(packed)} score matrices: combine_naive_scores takes the (K, N) "
+            f"matrices as separate arguments; unpack them, combine_naive_scores(*S)"
+        )
     mats = [_check_scores(s, f"S[{i}]") for i, s in enumerate(S)]
     for i, s in enumerate(mats[1:], start=1):
+        if s.shape != mats[0].shape and s.shape == mats[0].shape[::-1]:
+            raise ValueError(
+                f"S[{i}] has shape {s.shape} but S[0] has shape {mats[0].shape}: every score "
+                f"matrix must be (K, N), one row per class; did you mean S[{i}].T?"
+            )
         if s.shape != mats[0].shape:
             raise ValueError(
                 f"S[{i}] has shape {s.shape} but S[0] has shape {mats[0].shape}: every score "

@@ -63,7 +63,7 @@ import scipy.linalg
 import scipy.optimize
 from scipy.special import expit, logsumexp
 
-from .utils import check_data, check_data_labels, check_int, check_rng
+from .utils import _as_float_array, check_data, check_data_labels, check_int, check_rng
 
 __all__ = [
     "ConvergenceWarning",
@@ -90,6 +90,10 @@ _GD_MAXITER = 100000
 _NEWTON_MAXITER = 100
 _ARMIJO = 1e-4  # sufficient-decrease constant of the backtracking line searches
 _SOLVERS = ("lbfgs", "gd", "newton")
+# L-BFGS stopped (line search) with a gradient component larger than this (or than tol) in the
+# units of features scaled to [-1, 1] is far from the optimum: typically features of very
+# different or extreme scales
+_STALL_RTOL = 1e-4
 
 
 class ConvergenceWarning(UserWarning):
@@ -139,9 +143,27 @@ def _check_tol(tol) -> float:
     return _check_positive(tol, "tol")
 
 
+def _check_scale(X: np.ndarray, name: str = "D", n_terms: int | None = None) -> np.ndarray:
+    """Refuse data whose products overflow float64: sums of ``n_terms`` products x_i x_j (the
+    curvature of the objective, the Hessian, the step of gradient descent; default one term per
+    feature and the bias) would be infinite."""
+    amax = float(np.abs(X).max()) if X.size else 0.0
+    n = X.shape[0] + 1 if n_terms is None else n_terms
+    with np.errstate(over="ignore"):
+        big = not np.isfinite(amax * amax * n)
+    if big:
+        raise ValueError(
+            f"{name} has values up to {amax:.3g} in magnitude: products of its values overflow "
+            f"float64; rescale them first, e.g. divide by a constant or z-normalise the features "
+            f"with mlpr.utils.fit_znorm"
+        )
+    return X
+
+
 def _check_binary(D, L, who: str, *, both: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(D, N) data and 0/1 labels; ``both`` requires a sample of each class."""
     X, L = check_data_labels(D, L, require_all=False)
+    _check_scale(X)
     if L.max() > 1:
         raise ValueError(
             f"L holds label {int(L.max())} but {who} is binary: labels must be 0 (non-target, "
@@ -160,14 +182,17 @@ def _check_binary(D, L, who: str, *, both: bool = True) -> tuple[np.ndarray, np.
 
 
 def _check_v(v, n: int, what: str) -> np.ndarray:
-    a = np.asarray(v, dtype=np.float64)
+    a = _as_float_array(v, "v")
     if a.shape != (n,):
         raise ValueError(f"v has shape {a.shape}, expected ({n},) = {what}")
+    if not np.all(np.isfinite(a)):
+        i = int(np.flatnonzero(~np.isfinite(a))[0])
+        raise ValueError(f"v contains NaN or infinite values (first at index {i}: {a[i]})")
     return a
 
 
 def _check_solver(solver) -> str:
-    if solver not in _SOLVERS:
+    if not isinstance(solver, str) or solver not in _SOLVERS:
         raise ValueError(f"solver must be one of {_SOLVERS}, got {solver!r}")
     return solver
 
@@ -318,20 +343,43 @@ def _call_fg(f_grad, x, who: str, n_out: int = 2):
     out = f_grad(x)
     if not (isinstance(out, tuple) and len(out) == n_out):
         raise TypeError(f"{who} must return a tuple (f, grad{', hess' if n_out == 3 else ''})")
-    f = float(out[0])
-    g = np.asarray(out[1], dtype=np.float64)
+    f = _as_float_array(out[0], f"the objective returned by {who}")
+    if f.shape not in ((), (1,)):
+        raise ValueError(f"{who} returned an objective of shape {f.shape}, expected a number")
+    g = _as_float_array(out[1], f"the gradient returned by {who}")
     if g.shape != x.shape:
         raise ValueError(f"{who} returned a gradient of shape {g.shape}, expected {x.shape}")
-    return (f, g) + tuple(out[2:])
+    return (float(f.reshape(())), g) + tuple(out[2:])
+
+
+def _check_start(f: float, g: np.ndarray, who: str) -> None:
+    """The objective and gradient at x0 must be finite: no descent can start from NaN."""
+    if not (np.isfinite(f) and np.all(np.isfinite(g))):
+        what = "objective" if not np.isfinite(f) else "gradient"
+        raise ValueError(
+            f"{who} returned a non-finite {what} at x0 (f = {f!r}); start from a point where the "
+            f"function is defined"
+        )
 
 
 def _check_x0(x0) -> np.ndarray:
-    x = np.array(x0, dtype=np.float64)
+    x = np.array(_as_float_array(x0, "x0"))  # a copy: the solvers never modify the caller's x0
     if x.ndim != 1 or x.size == 0:
         raise ValueError(f"x0 must be a non-empty 1-D array, got shape {x.shape}")
     if not np.all(np.isfinite(x)):
         raise ValueError("x0 contains NaN or infinite values")
     return x
+
+
+def _check_callable(f, name: str, signature: str) -> None:
+    if not callable(f):
+        raise TypeError(f"{name} must be a callable {signature}, got {type(f).__name__}")
+
+
+def _check_flag(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8,
@@ -372,8 +420,9 @@ def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8
     gradient reached (``success`` False unless it is within ``tol``). A fixed step uses only
     gradients and has no such floor.
     """
+    _check_callable(f_grad, "f_grad", "f_grad(x) -> (f, grad)")
     x = _check_x0(x0)
-    backtracking = bool(backtracking)
+    backtracking = _check_flag(backtracking, "backtracking")
     tol = _check_tol(tol)
     max_iter = check_int(max_iter, "max_iter", low=0)
     if step is None:
@@ -383,6 +432,7 @@ def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8
     else:
         alpha = _check_positive(step, "step")
     f, g = _call_fg(f_grad, x, "f_grad")
+    _check_start(f, g, "f_grad")
     nfev = 1
     for it in range(max_iter):
         if _grad_norm(g) <= tol:
@@ -448,18 +498,23 @@ def minimize_newton(f_grad_hess, x0, tol=1e-10, max_iter=_NEWTON_MAXITER):
     Newton decrement :math:`g^T H^{-1} g / 2` is below the rounding error of :math:`f`: no
     further decrease is representable.
     """
+    _check_callable(f_grad_hess, "f_grad_hess", "f_grad_hess(x) -> (f, grad, hess)")
     x = _check_x0(x0)
     tol = _check_tol(tol)
     max_iter = check_int(max_iter, "max_iter", low=0)
     f, g, H = _call_fg(f_grad_hess, x, "f_grad_hess", 3)
+    _check_start(f, g, "f_grad_hess")
     nfev = 1
     for it in range(max_iter):
         if _grad_norm(g) <= tol:
             return _result(x, f, g, it, nfev, True, "gradient tolerance reached")
-        H = np.asarray(H, dtype=np.float64)
+        H = _as_float_array(H, "the Hessian returned by f_grad_hess")
         if H.shape != (x.size, x.size):
             raise ValueError(f"f_grad_hess returned a Hessian of shape {H.shape}, expected "
                              f"({x.size}, {x.size})")
+        if not np.all(np.isfinite(H)):
+            raise ValueError(f"f_grad_hess returned a Hessian with NaN or infinite values at "
+                             f"iteration {it} (f = {f!r}); check the function")
         d = _newton_direction(H, g)
         decrement = float(g @ d)
         if decrement <= 0.0:
@@ -498,6 +553,25 @@ def _lbfgs(fg, x0: np.ndarray, tol: float, max_iter: int):
 
 def _warn(msg: str) -> None:
     warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+
+
+def _relative_gradient(g: np.ndarray, X: np.ndarray, K: int = 1) -> float:
+    """Largest component of the gradient g = [weights; biases] (weights of K classes stored
+    one class after the other, as in `_unpack_multi`) in the units of features scaled to
+    [-1, 1]: whatever the units of the features, it is 0 at an optimum."""
+    nf = X.shape[0]
+    scale = np.abs(X).max(axis=1) if X.shape[1] else np.zeros(nf)  # the feature's own unit
+    gw = np.abs(g[: nf * K]).reshape((nf, K), order="F")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rw = np.where(gw > 0.0, gw / scale[:, None], 0.0)  # an all-zero feature has g = 0
+    return float(max(rw.max(initial=0.0), np.abs(g[nf * K :]).max(initial=0.0)))
+
+
+def _warn_stalled(r: float, nit: int, X: np.ndarray) -> None:
+    _warn(f"L-BFGS stopped after {nit} iterations away from the optimum (largest gradient "
+          f"component {r:.3g}, for features scaled to [-1, 1]): the features are probably "
+          f"badly scaled (largest |value| {float(np.abs(X).max()):.3g}); z-normalise them "
+          f"(mlpr.utils.fit_znorm) and train again")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -599,7 +673,14 @@ def train_logreg_binary(D, L, l, prior=None, *, solver="lbfgs", tol=_LBFGS_TOL,
     ConvergenceWarning
         The iteration limit was reached, or lambda = 0 and the objective still decreases along
         the returned w (the training data are separable: there is no minimiser, the weights
-        would grow without bound).
+        would grow without bound), or L-BFGS stopped (its line search failed) with a gradient
+        component above max(1e-4, tol) for features scaled to [-1, 1] (badly scaled features).
+
+    Raises
+    ------
+    ValueError
+        Besides bad labels and hyperparameters: data so large (about 1e154) that products of
+        features overflow float64.
 
     Notes
     -----
@@ -641,7 +722,12 @@ def train_logreg_binary(D, L, l, prior=None, *, solver="lbfgs", tol=_LBFGS_TOL,
         v, f, nit = res.x, float(res.fun), int(res.nit)
         limit = not res.success and res.message.startswith("maximum")
     w, b = v[:-1].copy(), float(v[-1])
-    if l == 0.0:
+    stalled = 0.0
+    if solver == "lbfgs" and not limit:  # L-BFGS-B also stops when its line search fails
+        stalled = _relative_gradient(fg(v)[1], X)
+    if stalled > max(_STALL_RTOL, tol):
+        _warn_stalled(stalled, nit, X)
+    elif l == 0.0:
         margins = z * (w @ X + b)
         f2 = fg(2.0 * v)[0]
         if margins.min() > 0.0 or f2 < f * (1.0 - 1e-6):
@@ -699,6 +785,7 @@ def _multi_fg(v: np.ndarray, X: np.ndarray, L: np.ndarray, K: int, l: float):
 
 def _check_multi(D, L, who: str) -> tuple[np.ndarray, np.ndarray, int]:
     X, L = check_data_labels(D, L, require_all=True)
+    _check_scale(X)
     K = int(L.max()) + 1
     if K < 2:
         raise ValueError(
@@ -826,14 +913,14 @@ class MulticlassLogReg:
 
 
 def _check_class_priors(priors, K: int) -> np.ndarray:
-    try:
-        p = np.asarray(priors, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"priors must be a 1-D array of K = {K} class priors") from None
+    p = _as_float_array(priors, "priors")
     if p.shape != (K,):
         raise ValueError(f"priors has shape {p.shape}, expected ({K},): one prior per class")
-    if not np.all(np.isfinite(p)) or np.any(p < 0.0):
-        raise ValueError("priors must be finite non-negative probabilities")
+    bad = ~(np.isfinite(p) & (p >= 0.0))
+    if bad.any():
+        raise ValueError(
+            f"priors must be finite non-negative probabilities, got {float(p[bad][0])!r}"
+        )
     if abs(p.sum() - 1.0) > 1e-9:
         raise ValueError(f"priors must sum to 1 (within 1e-9), got sum {p.sum():.12g}")
     if not np.any(p > 0.0):
@@ -866,7 +953,8 @@ def train_logreg_multiclass(D, L, l, *, tol=_LBFGS_TOL, max_iter=_LBFGS_MAXITER
     -----
     ConvergenceWarning
         Iteration limit reached, or lambda = 0 and the objective still decreases along the
-        returned (W, b) (separable data: no minimiser).
+        returned (W, b) (separable data: no minimiser), or L-BFGS stopped far from the optimum
+        (as in `train_logreg_binary`: badly scaled features).
 
     Notes
     -----
@@ -895,7 +983,12 @@ def train_logreg_multiclass(D, L, l, *, tol=_LBFGS_TOL, max_iter=_LBFGS_MAXITER
     v, f, nit, limit = _lbfgs(fg, np.zeros(nf * K + K), tol, max_iter)
     W, b = _unpack_multi(v, nf, K)
     W, b = W.copy(), b.copy()
-    if l == 0.0:
+    stalled = 0.0
+    if not limit:  # L-BFGS-B also stops when its line search fails
+        stalled = _relative_gradient(fg(v)[1], X, K)
+    if stalled > max(_STALL_RTOL, tol):
+        _warn_stalled(stalled, nit, X)
+    elif l == 0.0:
         S = W.T @ X + b[:, None]
         idx = np.arange(L.size)
         own = S[L, idx]
@@ -942,7 +1035,7 @@ def expand_quadratic(D) -> np.ndarray:
     twice (D^2 rather than D(D+1)/2 features), as in the notes. One einsum, no loop over
     samples.
     """
-    X = check_data(D)
+    X = _check_scale(check_data(D), n_terms=1)
     nf, n = X.shape
     Q = np.einsum("jn,in->jin", X, X).reshape(nf * nf, n)  # eq. (121): row j*D + i is x_i x_j
     return np.vstack([Q, X])
@@ -968,7 +1061,7 @@ def expand_quadratic_symmetric(D) -> np.ndarray:
     (logistic regression, SVM) reaches the same objective and the same scores with about half
     the features.
     """
-    X = check_data(D)
+    X = _check_scale(check_data(D), n_terms=2)  # sqrt(2) x_i x_j
     i, j = np.triu_indices(X.shape[0])
     scale = np.where(i == j, 1.0, np.sqrt(2.0))[:, None]
     return np.vstack([X[i] * X[j] * scale, X])  # phi~(x)' phi~(y) = phi(x)' phi(y)

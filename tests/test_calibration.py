@@ -328,3 +328,57 @@ def test_errors_method_fusion_and_isotonic_inputs():
         train_fusion([], L, 0.5)
     with pytest.raises(ValueError, match=r"scores\[1\] has shape \(39,\)"):
         train_fusion([s, s[:-1]], L, 0.5)
+
+
+# ------------------------------------------------------------------------------------------------
+# bad input: scale, swapped arguments, argument names, folds without a class
+
+
+def test_scores_whose_products_overflow():
+    s, L = gaussian_llrs(20, 20)
+    with pytest.raises(ValueError, match=r"S has values up to [\d.]+e\+200 in magnitude: products "
+                                         r"of its values overflow float64"):
+        train_linear_calibration(s * 1e200, L, 0.5)
+    iso = train_isotonic_calibration(s * 1e200, L)  # only the order matters to isotonic
+    np.testing.assert_array_equal(iso.scores(s * 1e200), train_isotonic_calibration(s, L).scores(s))
+
+
+def test_swapped_scores_and_labels():
+    s, L = gaussian_llrs(20, 20)
+    for train in (lambda a, b: train_linear_calibration(a, b, 0.5), train_isotonic_calibration,
+                  lambda a, b: kfold_calibrate(a, b)):
+        with pytest.raises(ValueError, match=r"non-integer values; (S|s|scores) holds only 0 and "
+                                             r"1: did you swap the arguments\?"):
+            train(L, s)
+
+
+def test_errors_name_the_argument():
+    s, L = gaussian_llrs(20, 20)
+    with pytest.raises(ValueError, match=r"s has shape \(40, 1\).*did you mean s\.T\?"):
+        train_isotonic_calibration(s.reshape(-1, 1), L)
+    with pytest.raises(ValueError, match=r"scores has shape \(40, 2\).*did you mean scores\.T\?"):
+        kfold_calibrate(np.vstack([s, -s]).T, L)
+    with pytest.raises(ValueError, match=r"scores\[1\] contains NaN or infinite values"):
+        train_fusion([s, np.where(L == 1, np.nan, s)], L, 0.5)
+    with pytest.raises(ValueError, match=r"scores\[0\] has shape \(1, 40\): each system's scores "
+                                         r"must be a 1-D vector"):
+        train_fusion([s[None], s[None]], L, 0.5)
+    with pytest.raises(ValueError, match="method must be one of"):
+        kfold_calibrate(s, L, method=np.array(["linear"]))
+
+
+@pytest.mark.parametrize("method", ["linear", "isotonic"])
+def test_kfold_calibrate_fold_without_a_class(method):
+    s = np.linspace(-1.0, 1.0, 20)
+    L = np.zeros(20, int)
+    L[[3, 4]] = 1
+    # with seed 1, one validation fold holds both targets: the other 9 folds have none
+    with pytest.raises(ValueError, match=r"fold \d: the scores of the other 9 folds \(18 scores\) "
+                                         r"have no sample of class 1.*L has only 2 of class 1: use "
+                                         r"fewer folds k, or another seed"):
+        kfold_calibrate(s, L, k=10, seed=1, method=method)
+    L1 = np.zeros(20, int)
+    L1[3] = 1
+    with pytest.raises(ValueError, match=r"needs at least 2 samples of each class, L has only 1 "
+                                         r"of class 1"):
+        kfold_calibrate(s, L1, k=2, method=method)

@@ -763,3 +763,117 @@ def test_kfold_scores_errors():
 
     with pytest.raises(ValueError, match=r"fold 0: model.scores returned shape \(3,\) for 5"):
         kfold_scores(lambda D, L: Bad(), D, L, 2)
+
+
+# -- bad input: transposed, swapped or mistyped arguments, extreme weights ------------------------
+
+
+@pytest.mark.parametrize("metric", [min_dcf, act_dcf])
+def test_transposed_class_scores_and_swapped_arguments(metric):
+    S = np.vstack([-S_HAND, S_HAND]).T  # (N, 2): class log-likelihoods, transposed
+    with pytest.raises(ValueError, match=r"got shape \(9, 2\).*did you mean S\.T\? then pass "
+                                         r"llr = S\[1\] - S\[0\]"):
+        metric(S, L_HAND, 0.5)
+    with pytest.raises(ValueError, match=r"llr holds only 0 and 1 but L does not: did you swap "
+                                         r"the arguments\?"):
+        metric(L_HAND, S_HAND, 0.5)
+
+
+def test_scores_passed_as_decisions():
+    for f in (lambda p: dcf(p, L_HAND, 0.5), lambda p: fn_fp_rates(p, L_HAND)):
+        with pytest.raises(ValueError, match=r"these look like scores, not binary decisions 0/1: "
+                                             r"for scores use act_dcf / min_dcf"):
+            f(S_HAND)
+
+
+def test_boolean_costs_and_flags_are_refused():
+    # dcf(pred, L, 0.5, True) means Cfn = True, not normalize=True
+    with pytest.raises(TypeError, match="Cfn must be a positive number \\(a cost\\), got True"):
+        dcf(L_HAND, L_HAND, 0.5, True)
+    with pytest.raises(TypeError, match="Cfp must be a positive number"):
+        act_dcf(S_HAND, L_HAND, 0.5, 1.0, np.True_)
+    with pytest.raises(TypeError, match="normalize must be True or False, got 'no'"):
+        dcf(L_HAND, L_HAND, 0.5, normalize="no")
+    with pytest.raises(TypeError, match="normalize must be True or False, got None"):
+        empirical_bayes_risk([0, 1], [0, 1], [0.5, 0.5], uniform_cost_matrix(2), normalize=None)
+    with pytest.raises(TypeError, match="return_threshold must be True or False"):
+        min_dcf(S_HAND, L_HAND, 0.5, return_threshold="yes")
+    with pytest.raises(TypeError, match="return_thresholds must be True or False"):
+        roc_points(S_HAND, L_HAND, 1)
+    with pytest.raises(ValueError, match="method must be 'rocch' or 'raw'"):
+        eer(S_HAND, L_HAND, method=np.array(["raw"]))
+
+
+def test_confusion_matrix_of_labels_that_are_not_class_indices():
+    with pytest.raises(ValueError, match=r"pred holds label 1000000000000: a confusion matrix of "
+                                         r"1000000000001 classes.*numpy\.unique"):
+        confusion_matrix([0, 10**12], [0, 1])
+    with pytest.raises(ValueError, match=r"K must be <= 16384, got 1000000"):
+        confusion_matrix([0, 1], [0, 1], K=10**6)
+
+
+def test_transposed_log_posteriors():
+    lp = np.log(np.array([[0.4, 0.25, 0.35], [0.1, 0.6, 0.3]]))  # (N, K): rows are posteriors
+    for f in (expected_costs, bayes_decisions):
+        with pytest.raises(ValueError, match=r"log_posteriors has shape \(2, 3\), its rows \(not "
+                                             r"its columns\) are distributions.*did you mean "
+                                             r"log_posteriors\.T\?"):
+            f(lp, uniform_cost_matrix(3))
+
+
+def test_normalised_risk_needs_a_zero_diagonal():
+    C = uniform_cost_matrix(3) + 0.5 * np.eye(3)  # correct decisions cost 0.5
+    pred, L, pi = np.array([0, 1, 2, 1]), np.array([0, 1, 2, 2]), [0.2, 0.3, 0.5]
+    with pytest.raises(ValueError, match=r"costs has a non-zero diagonal \(costs\[0, 0\] = 0\.5\)"
+                                         r".*costs - numpy\.diag\(costs\).*normalize=False"):
+        empirical_bayes_risk(pred, L, pi, C)
+    # the remedy: subtracting the diagonal from each column shifts the risk by a constant
+    shift = float(np.dot(pi, np.diag(C)))
+    assert empirical_bayes_risk(pred, L, pi, C, normalize=False) == pytest.approx(
+        empirical_bayes_risk(pred, L, pi, C - np.diag(C), normalize=False) + shift, rel=1e-12)
+
+
+def test_pav_does_not_depend_on_the_scale_of_weights_and_values():
+    y, w = np.array([3.0, 1.0, 2.0, 0.5, 4.0]), np.array([2.0, 1.0, 3.0, 1.0, 0.5])
+    ref = pav(y, w)
+    for scale in (1e308 / w.max(), 1e-320):  # products w * y overflow / underflow float64
+        np.testing.assert_allclose(pav(y, w * scale), ref, rtol=1e-12)
+    big = 1e308 / y.max()  # pooled sums of such values overflow float64
+    np.testing.assert_allclose(pav(big * y, w), big * ref, rtol=1e-12)
+
+
+def test_kfold_scores_refuses_nan_or_non_numeric_scores():
+    D = np.random.default_rng(0).normal(size=(2, 10))
+    L = np.tile([0, 1], 5)
+
+    class Model:
+        def __init__(self, out):
+            self.out = out
+
+        def scores(self, X):
+            return np.full(X.shape[1], self.out)
+
+    with pytest.raises(ValueError, match=r"fold 0: model.scores returned NaN for 5 of its 5 "
+                                         r"validation samples"):
+        kfold_scores(lambda D, L: Model(np.nan), D, L, 2)
+    with pytest.raises(TypeError, match=r"fold 0: model.scores\(D\) must be a numeric array"):
+        kfold_scores(lambda D, L: Model("a"), D, L, 2)
+    with pytest.raises(TypeError, match=r"fold 0: model.scores\(D\) must be real"):
+        kfold_scores(lambda D, L: Model(1j), D, L, 2)
+    kfold_scores(lambda D, L: Model(-np.inf), D, L, 2)  # -inf is a score (probability 0)
+
+
+@pytest.mark.skipif(not hasattr(BaseException, "add_note"), reason="exception notes: Python 3.11")
+def test_kfold_scores_names_the_fold_whose_training_failed():
+    D = np.random.default_rng(0).normal(size=(2, 10))
+    L = np.zeros(10, int)
+    L[[3, 8]] = 1  # with 5 interleaved folds, fold 3 validates both: it trains without class 1
+
+    def train(D, L):
+        if not L.any():
+            raise ValueError("no sample of class 1")
+        return train_nearest_mean(D, L)
+
+    with pytest.raises(ValueError, match="no sample of class 1") as info:
+        kfold_scores(train, D, L, 5)
+    assert "raised by train on the training set of fold 3 of 5" in " ".join(info.value.__notes__)

@@ -669,3 +669,91 @@ def test_scores_reject_non_finite_data(train, bad):
     with pytest.raises(ValueError, match=r"D contains NaN or infinite values \(first at row 2, "
                                          r"column 4\)"):
         model.scores(X)
+
+
+# -- bad input: scale, transposed scores, categorical codes ----------------------------------------
+
+
+@pytest.mark.parametrize("train", [train_naive_bayes, train_tied_naive])
+def test_data_whose_variances_overflow(train):
+    D, L = _labelled()
+    with pytest.raises(ValueError, match=r"class means or covariances of D overflow float64 "
+                                         r"\(largest \|value\| in D: [\d.]+e\+20\d\).*fit_znorm"):
+        train(D * 1e200, L)
+
+
+@pytest.mark.parametrize("train", [train_mvg, train_tied])
+def test_data_whose_covariance_overflows(train):
+    D, L = _labelled()
+    with pytest.raises(ValueError, match=r"overflows? float64"):  # from compute_mu_C or here
+        train(D * 1e200, L)
+
+
+@pytest.mark.parametrize("train", list(TRAINERS.values()))
+def test_data_whose_variances_underflow(train):
+    D, L = _labelled()
+    D = D * np.array([[1.0], [1.0], [1e-200], [1.0]])  # feature 2 too small to square
+    with pytest.raises(ValueError, match=r"singular: feature 2 varies by only .*e-200 (in class "
+                                         r"\d|within every class), too little for its variance "
+                                         r"to be represented in float64.*fit_znorm"):
+        train(D, L)
+
+
+def test_tied_naive_negligible_variance_is_not_called_constant():
+    D, L = _labelled()
+    D = D * np.array([[1e10], [1.0], [1.0], [1e-10]])
+    with pytest.raises(ValueError, match=r"feature 1 has a within-class variance negligible next "
+                                         r"to that of feature 0.*fit_znorm"):
+        train_tied_naive(D, L)
+
+
+@pytest.mark.parametrize("fn", [log_joint, log_posteriors, map_decisions])
+def test_transposed_scores_with_priors(fn):
+    S = np.zeros((10, 3))  # (N, K): the scores of 10 samples for 3 classes, transposed
+    with pytest.raises(ValueError, match=r"S has shape \(10, 3\) but priors has 3 entries.*"
+                                         r"did you mean S\.T\?"):
+        fn(S, uniform_priors(3))
+
+
+def test_transposed_scores_for_llr():
+    with pytest.raises(ValueError, match=r"S has shape \(5, 2\).*did you mean S\.T\?"):
+        llr(np.zeros((5, 2)))
+
+
+def test_map_decisions_of_impossible_samples_go_to_class_0():
+    # documented: all classes tie at -inf (the eps = 0 table of lecture 05 relies on it)
+    S = np.array([[-np.inf, 0.0], [-np.inf, 1.0]])
+    np.testing.assert_array_equal(map_decisions(S, uniform_priors(2)), [0, 1])
+
+
+def test_combine_naive_scores_transposed_or_packed():
+    S = np.zeros((3, 5))
+    with pytest.raises(ValueError, match=r"S\[1\] has shape \(5, 3\).*did you mean S\[1\]\.T\?"):
+        combine_naive_scores(S, S.T)
+    with pytest.raises(ValueError, match=r"separate arguments.*combine_naive_scores\(\*S\)"):
+        combine_naive_scores([S, S])
+
+
+def test_categorical_codes_that_are_not_indices():
+    L = np.array([0, 0, 1, 1])
+    with pytest.raises(ValueError, match=r"D has code 1e\+12 \(feature 0, sample 2\): categorical "
+                                         r"codes must be consecutive integers.*numpy\.unique"):
+        train_categorical_nb(np.array([[0, 1, 10**12, 0]]), L)
+    with pytest.raises(ValueError, match=r"D has code 1e\+300 \(feature 0, sample 0\)"):
+        train_categorical_nb(np.array([[0, 1, 2, 0]]), L).scores(np.array([[1e300]]))
+    with pytest.raises(ValueError, match=r"n_values must be <= 1048576, got 1000000000"):
+        train_categorical_nb(np.array([[0, 1, 2, 0]]), L, n_values=10**9)
+    with pytest.raises(ValueError, match=r"n_values must be at most 1048576.*got 1000000000"):
+        train_categorical_nb(np.array([[0, 1, 2, 0]]), L, n_values=[10**9])
+
+
+@pytest.mark.parametrize("train", list(TRAINERS.values()) + [train_categorical_nb,
+                                                             train_multinomial_nb,
+                                                             train_bernoulli_nb])
+def test_data_without_features(train):
+    # was: a bare numpy reduction error, a "singular covariance" message, or a model without
+    # features; now utils.check_data refuses it
+    with pytest.raises(ValueError, match=r"D has 0 features \(rows\), shape \(0, 4\)"):
+        train(np.zeros((0, 4)), np.array([0, 0, 1, 1]))
+    with pytest.raises(ValueError, match=r"non-empty \(D, D\) matrix"):
+        floor_covariance(np.zeros((0, 0)), 1e-3)

@@ -618,3 +618,112 @@ def test_expand_quadratic_symmetric_preserves_inner_products():
     np.testing.assert_array_equal(half[-4:], X)
     with pytest.raises(ValueError, match=r"did you mean D\.T\?|1-D"):
         expand_quadratic_symmetric(X[0])
+
+
+# -- bad input: scale, non-finite or non-real arguments of the solvers ----------------------------
+
+
+def test_data_whose_products_overflow():
+    D, L = _binary()
+    pattern = r"D has values up to [\d.]+e\+200 in magnitude: products of its values overflow"
+    for solver in ("lbfgs", "gd", "newton"):
+        with pytest.raises(ValueError, match=pattern + r".*fit_znorm"):
+            train_logreg_binary(D * 1e200, L, 0.1, solver=solver)
+    with pytest.raises(ValueError, match=pattern):
+        logreg_obj_wrap(D * 1e200, L, 0.1)
+    with pytest.raises(ValueError, match=pattern):
+        train_perceptron(D * 1e200, L, 10, np.random.default_rng(0))
+    Dm, Lm = _multiclass()
+    with pytest.raises(ValueError, match=r"D has values up to [\d.]+e\+160"):
+        train_logreg_multiclass(Dm * 1e160, Lm, 0.1)
+    with pytest.raises(ValueError, match=r"D has values up to [\d.]+e\+160"):
+        expand_quadratic(Dm * 1e160)
+
+
+def test_lbfgs_stopped_away_from_the_optimum_warns():
+    # features in units of 1e8: L-BFGS-B's line search fails far from the optimum (its bias
+    # gradient is 1e-2); with lambda = 0 the optimal objective does not depend on the units
+    D, L = _binary()
+    ref = train_logreg_binary(D, L, 0.0)
+    pattern = r"L-BFGS stopped after \d+ iterations away from the optimum.*badly scaled.*fit_znorm"
+    with pytest.warns(ConvergenceWarning, match=pattern):
+        m = train_logreg_binary(D * 1e8, L, 0.0)
+    assert m.objective > ref.objective + 1e-3
+    Dm, Lm = _multiclass()
+    with pytest.warns(ConvergenceWarning, match=pattern):
+        train_logreg_multiclass(Dm * 1e8, Lm, 0.0)
+    with warnings.catch_warnings():  # moderately scaled features converge, without a warning
+        warnings.simplefilter("error", ConvergenceWarning)
+        m = train_logreg_binary(D * 1e4, L, 0.0)
+        train_logreg_multiclass(Dm * 1e4, Lm, 0.0)
+    assert m.objective == pytest.approx(ref.objective, abs=1e-12)
+
+
+def test_objective_callables_refuse_non_finite_or_non_real_v():
+    D, L = _binary()
+    obj = logreg_obj_wrap(D, L, 0.1)
+    with pytest.raises(ValueError, match=r"v contains NaN or infinite values \(first at index 1"):
+        obj(np.array([0.0, np.nan, 0.0, 0.0]))
+    with pytest.raises(ValueError, match="v contains NaN or infinite values"):
+        logreg_hessian(D, L, 0.1, np.full(4, np.inf))
+    with pytest.raises(ValueError, match="v contains NaN or infinite values"):
+        logreg_multiclass_obj_wrap(D, L, 0.1)(np.full(8, np.nan))
+    with pytest.raises(TypeError, match="v must be real"):
+        obj(np.zeros(4) + 1j)
+    with pytest.raises(TypeError, match="v must be a numeric array"):
+        logreg_hessian(D, L, 0.1, np.array(["a"] * 4))
+
+
+def test_solver_arguments_of_the_wrong_type():
+    D, L = _binary()
+    obj = logreg_obj_wrap(D, L, 0.1)
+    with pytest.raises(TypeError, match="f_grad must be a callable"):
+        minimize_gradient_descent(3, np.zeros(4))
+    with pytest.raises(TypeError, match="f_grad_hess must be a callable"):
+        minimize_newton(None, np.zeros(4))
+    with pytest.raises(TypeError, match="backtracking must be True or False, got 'no'"):
+        minimize_gradient_descent(obj, np.zeros(4), backtracking="no")
+    with pytest.raises(TypeError, match="x0 must be a numeric array"):
+        minimize_gradient_descent(obj, ["a", "b", "c", "d"])
+    with pytest.raises(TypeError, match="x0 must be real"):
+        minimize_newton(obj, np.zeros(4) + 1j)
+    with pytest.raises(TypeError, match="gradient returned by f_grad must be real"):
+        minimize_gradient_descent(lambda x: (0.0, x + 1j), np.zeros(4))
+    with pytest.raises(TypeError, match="objective returned by f_grad must be a numeric array"):
+        minimize_gradient_descent(lambda x: ("a", x), np.zeros(4))
+    with pytest.raises(ValueError, match="solver must be one of"):
+        train_logreg_binary(D, L, 0.1, solver=np.array(["gd"]))
+
+
+def test_solvers_refuse_a_non_finite_start_or_hessian():
+    with pytest.raises(ValueError, match=r"f_grad returned a non-finite objective at x0 "
+                                         r"\(f = nan\)"):
+        minimize_gradient_descent(lambda x: (np.nan, 2 * x), np.ones(2))
+    with pytest.raises(ValueError, match="f_grad returned a non-finite gradient at x0"):
+        minimize_gradient_descent(lambda x: (1.0, np.full(2, np.nan)), np.ones(2), step=0.1,
+                                  backtracking=False)
+    with pytest.raises(ValueError, match="f_grad_hess returned a non-finite gradient at x0"):
+        minimize_newton(lambda x: (1.0, np.full(2, np.inf), np.eye(2)), np.ones(2))
+    with pytest.raises(ValueError, match=r"Hessian with NaN or infinite values at iteration 0"):
+        minimize_newton(lambda x: (float(x @ x), 2 * x, np.full((2, 2), np.nan)), np.ones(2))
+
+
+def test_multiclass_priors_of_the_wrong_type():
+    D, L = _multiclass()
+    m = train_logreg_multiclass(D, L, 0.1)
+    with pytest.raises(TypeError, match="priors must be real"):
+        m.log_posteriors(D, np.array([0.2, 0.3, 0.5]) + 0j)
+    with pytest.raises(TypeError, match="priors must be a numeric array"):
+        m.log_posteriors(D, np.array([0.2, 0.3, 0.5], dtype=object))
+    with pytest.raises(ValueError, match="finite non-negative probabilities, got nan"):
+        m.log_posteriors(D, [np.nan, 0.5, 0.5])
+
+
+def test_data_without_features():
+    # was: a bias-only model, silently; now utils.check_data refuses it
+    L = np.array([0, 1, 0, 1])
+    for train in (lambda D: train_logreg_binary(D, L, 0.1),
+                  lambda D: train_logreg_multiclass(D, L, 0.1),
+                  lambda D: train_perceptron(D, L, 5, np.random.default_rng(0))):
+        with pytest.raises(ValueError, match=r"D has 0 features \(rows\), shape \(0, 4\)"):
+            train(np.zeros((0, 4)))
