@@ -86,6 +86,7 @@ import numpy as np
 
 from .utils import (
     _as_float_array,
+    check_bool,
     check_data_labels,
     check_int,
     check_labels,
@@ -133,12 +134,6 @@ _MAX_CLASSES = 1 << 14
 
 # ------------------------------------------------------------------------------------------------
 # validation
-
-
-def _check_flag(value, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
 
 
 def _check_pred_labels(pred, L) -> tuple[np.ndarray, np.ndarray]:
@@ -660,7 +655,7 @@ def dcf(pred, L, prior, Cfn=1.0, Cfp=1.0, normalize: bool = True):
     pred, L = _check_binary_pred(pred, L)
     p = _check_prior(prior)
     Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
-    normalize = _check_flag(normalize, "normalize")
+    normalize = check_bool(normalize, "normalize")
     nt = int(np.count_nonzero(L))
     nn = L.size - nt
     n_fn = int(np.count_nonzero((pred == 0) & (L == 1)))
@@ -708,7 +703,7 @@ def empirical_bayes_risk(pred, L, priors, costs, normalize: bool = True) -> floa
     C = _check_cost_matrix(costs)
     K = C.shape[0]
     pi = _check_class_priors(priors, K)
-    normalize = _check_flag(normalize, "normalize")
+    normalize = check_bool(normalize, "normalize")
     pred, L = _check_pred_labels(pred, L)
     check_labels(pred, name="pred", n_classes=K)
     check_labels(L, name="L", n_classes=K)
@@ -886,7 +881,7 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
     s, L = _check_binary(llr, L)
     p = _check_prior(prior)
     Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
-    return_threshold = _check_flag(return_threshold, "return_threshold")
+    return_threshold = check_bool(return_threshold, "return_threshold")
     val, thr = _min_dcf_ranked(_rank(s, L), p.ravel(), Cfn, Cfp)
     scalar = p.ndim == 0
     if return_threshold:
@@ -1004,7 +999,7 @@ def roc_points(scores, L, return_thresholds: bool = False):
         decisions of the lowest score too). M = number of distinct scores + 1.
     """
     s, L = _check_binary(scores, L, "scores")
-    return_thresholds = _check_flag(return_thresholds, "return_thresholds")
+    return_thresholds = check_bool(return_thresholds, "return_thresholds")
     R = _rank(s, L)
     j = _splits(R)[::-1]
     n_fn, n_fp = _errors(R, j)

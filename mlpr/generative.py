@@ -57,6 +57,7 @@ from .gaussian import (
     compute_mu_C,
 )
 from .utils import (
+    check_bool,
     check_covariance,
     check_data,
     check_data_labels,
@@ -138,12 +139,6 @@ def _check_eps(eps) -> float:
     if not (np.isfinite(eps) and eps >= 0.0):
         raise ValueError(f"eps must be a finite pseudo-count >= 0, got {eps!r}")
     return eps
-
-
-def _check_bool(value, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
 
 
 def _class_counts(L: np.ndarray) -> np.ndarray:
@@ -517,7 +512,7 @@ def _check_per_class_counts(n: np.ndarray, model: str) -> None:
 
 def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
     D, L = check_data_labels(D, L)
-    unbiased = _check_bool(unbiased, "unbiased")
+    unbiased = check_bool(unbiased, "unbiased")
     psi = _check_psi(psi)
     nfeat, N = D.shape
     names = {"mvg": "MVG model", "naive": "naive Bayes Gaussian model"}
@@ -1211,7 +1206,7 @@ class MultinomialNaiveBayes:
         """
         X = _check_counts(check_data(D, n_features=self.pi.shape[0], allow_1d=True), "D")
         S = _xlogy_matmul(_log(self.pi), X)  # eq. sum_m x_m log pi_km
-        if _check_bool(include_coefficient, "include_coefficient"):
+        if check_bool(include_coefficient, "include_coefficient"):
             S += gammaln(X.sum(axis=0) + 1) - gammaln(X + 1).sum(axis=0)  # eq. log n!/prod x_m!
         return S
 

@@ -63,7 +63,7 @@ import scipy.linalg
 import scipy.optimize
 from scipy.special import expit, logsumexp
 
-from .utils import _as_float_array, check_data, check_data_labels, check_int, check_rng
+from .utils import _as_float_array, check_bool, check_data, check_data_labels, check_int, check_rng
 
 __all__ = [
     "ConvergenceWarning",
@@ -376,12 +376,6 @@ def _check_callable(f, name: str, signature: str) -> None:
         raise TypeError(f"{name} must be a callable {signature}, got {type(f).__name__}")
 
 
-def _check_flag(value, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
 def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8,
                               max_iter=_GD_MAXITER):
     r"""Minimise a differentiable function by gradient descent.
@@ -422,7 +416,7 @@ def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8
     """
     _check_callable(f_grad, "f_grad", "f_grad(x) -> (f, grad)")
     x = _check_x0(x0)
-    backtracking = _check_flag(backtracking, "backtracking")
+    backtracking = check_bool(backtracking, "backtracking")
     tol = _check_tol(tol)
     max_iter = check_int(max_iter, "max_iter", low=0)
     if step is None:

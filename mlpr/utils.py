@@ -22,6 +22,7 @@ __all__ = [
     "check_vector",
     "check_covariance",
     "check_int",
+    "check_bool",
     "check_rng",
     "split_db_2to1",
     "kfold_indices",
@@ -297,6 +298,13 @@ def check_int(value, name: str, *, low: int | None = None, high: int | None = No
     if high is not None and value > high:
         raise ValueError(f"{name} must be <= {high}, got {value}")
     return value
+
+
+def check_bool(value, name: str) -> bool:
+    """Validate a True/False option; 0, 1, None or "no" are refused rather than guessed."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def check_rng(rng) -> np.random.Generator:

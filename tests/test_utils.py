@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from mlpr.utils import (
+    check_bool,
     check_covariance,
     check_data,
     check_data_labels,
@@ -137,6 +138,13 @@ def test_check_covariance():
         check_covariance(np.array([[1.0, 0.5], [0.0, 1.0]]))
     with pytest.raises(ValueError, match=r"shape \(2, 2\), expected \(3, 3\)"):
         check_covariance(np.eye(2), 3)
+
+
+def test_check_bool():
+    assert check_bool(np.True_, "normalize") is True and check_bool(False, "flag") is False
+    for bad in (1, 0, None, "no", np.array([True])):
+        with pytest.raises(TypeError, match="normalize must be True or False, got"):
+            check_bool(bad, "normalize")
 
 
 def test_check_int():
