@@ -232,9 +232,15 @@ def _check_finite_stats(D: np.ndarray, *stats: np.ndarray) -> None:
         )
 
 
-def _is_tiny(var: np.ndarray, nfeat: int) -> np.ndarray:
-    """Mask of variances too small for a factorisation: the test `_chol` applies to its pivots."""
-    return var <= nfeat * np.finfo(float).eps * max(var.max(), 0.0)
+def _is_constant(var: np.ndarray, absmax: np.ndarray) -> np.ndarray:
+    """Mask of the variances of a diagonal covariance that are zero up to rounding.
+
+    A feature whose standard deviation is at the rounding level of its own values, ``8 eps
+    max|x_j|``, is constant as far as float64 can tell. The test is feature by feature, as the
+    diagonal model is: rescaling one feature rescales its variance and leaves the others alone,
+    so features of very different scales are accepted.
+    """
+    return var <= (8.0 * np.finfo(float).eps * absmax) ** 2
 
 
 # ------------------------------------------------------------------------------------------------
@@ -537,16 +543,13 @@ def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
         _check_finite_stats(D, Sw)
         if diagonal:
             var = np.maximum(Sw, psi) if psi is not None else Sw
-            tiny = _is_tiny(var, nfeat)
+            tiny = _is_constant(var, np.abs(D).max(axis=1))
             if tiny.any():
                 j = np.flatnonzero(tiny)
                 spread = _spread(D, L, range(K))
                 detail = _underflow_detail(spread, j, " within every class") or (
                     f": feature {int(j[0])} has zero within-class variance (constant within every "
-                    f"class)" if spread[j[0]] == 0.0 else
-                    f": feature {int(j[0])} has a within-class variance negligible next to that of "
-                    f"feature {int(np.argmax(var))} (rescale the features, e.g. z-normalise with "
-                    f"fit_znorm)"
+                    f"class{'' if spread[j[0]] == 0.0 else ', up to rounding'})"
                 )
                 raise ValueError(_singular_message(
                     "the within-class covariance C (shared by all classes)", detail
@@ -570,12 +573,12 @@ def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
         if psi is not None:
             var = np.maximum(var, psi)  # floor_covariance of a diagonal matrix
         for k in range(K):
-            tiny = _is_tiny(var[k], nfeat)
+            tiny = _is_constant(var[k], np.abs(D[:, L == k]).max(axis=1))
             if tiny.any():
                 j = np.flatnonzero(tiny)
                 detail = _underflow_detail(_spread(D, L, [k]), j, f" in class {k}") or (
-                    f": {j.size} of its {nfeat} features have zero (or, next to the others, "
-                    f"negligible) variance in class {k} (e.g. feature {int(j[0])})"
+                    f": {j.size} of its {nfeat} features have zero variance (constant, up to "
+                    f"rounding) in class {k} (e.g. feature {int(j[0])})"
                 )
                 raise ValueError(_singular_message(f"the covariance of class {k} (C[{k}])", detail))
         C = np.zeros((K, nfeat, nfeat))

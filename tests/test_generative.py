@@ -33,7 +33,7 @@ from mlpr.generative import (
     train_tied_naive,
     uniform_priors,
 )
-from mlpr.utils import leave_one_out_indices, split_db_2to1
+from mlpr.utils import leave_one_out_indices, split_db_2to1, vcol
 
 RTOL = 1e-10
 TRAINERS = {
@@ -699,12 +699,18 @@ def test_data_whose_variances_underflow(train):
         train(D, L)
 
 
-def test_tied_naive_negligible_variance_is_not_called_constant():
+@pytest.mark.parametrize("train", [train_naive_bayes, train_tied_naive])
+def test_diagonal_models_accept_features_of_very_different_scales(train):
+    # a diagonal covariance is feature-by-feature: rescaling feature j by a_j shifts every class
+    # log-density by the same -log|a_j|, so the posteriors do not change
     D, L = _labelled()
-    D = D * np.array([[1e10], [1.0], [1.0], [1e-10]])
-    with pytest.raises(ValueError, match=r"feature 1 has a within-class variance negligible next "
-                                         r"to that of feature 0.*fit_znorm"):
-        train_tied_naive(D, L)
+    a = np.array([1e10, 1.0, 1.0, 1e-10])
+    S, Sa = train(D, L).scores(D), train(D * vcol(a), L).scores(D * vcol(a))
+    np.testing.assert_allclose(Sa, S - np.log(a).sum(), rtol=1e-12, atol=1e-9)
+    D[1] = 1e8 + 1e-9 * np.arange(D.shape[1])  # constant up to rounding: no variance in float64
+    with pytest.raises(ValueError, match=r"feature 1 has zero .*variance|1 of its 4 features have "
+                                         r"zero variance"):
+        train(D, L)
 
 
 @pytest.mark.parametrize("fn", [log_joint, log_posteriors, map_decisions])
