@@ -232,15 +232,15 @@ def _check_finite_stats(D: np.ndarray, *stats: np.ndarray) -> None:
         )
 
 
-def _is_constant(var: np.ndarray, absmax: np.ndarray) -> np.ndarray:
+def _is_constant(var: np.ndarray, mu: np.ndarray) -> np.ndarray:
     """Mask of the variances of a diagonal covariance that are zero up to rounding.
 
-    A feature whose standard deviation is at the rounding level of its own values, ``8 eps
-    max|x_j|``, is constant as far as float64 can tell. The test is feature by feature, as the
-    diagonal model is: rescaling one feature rescales its variance and leaves the others alone,
-    so features of very different scales are accepted.
+    A feature whose standard deviation is at the rounding level of its own root mean square,
+    ``8 eps sqrt(mu_j^2 + var_j)``, is constant as far as float64 can tell. The test is feature
+    by feature, as the diagonal model is: rescaling one feature rescales its variance and leaves
+    the others alone, so features of very different scales are accepted.
     """
-    return var <= (8.0 * np.finfo(float).eps * absmax) ** 2
+    return var <= (8.0 * np.finfo(float).eps) ** 2 * (mu * mu + var)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -543,7 +543,7 @@ def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
         _check_finite_stats(D, Sw)
         if diagonal:
             var = np.maximum(Sw, psi) if psi is not None else Sw
-            tiny = _is_constant(var, np.abs(D).max(axis=1))
+            tiny = _is_constant(var, np.abs(mu).max(axis=1))
             if tiny.any():
                 j = np.flatnonzero(tiny)
                 spread = _spread(D, L, range(K))
@@ -573,7 +573,7 @@ def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
         if psi is not None:
             var = np.maximum(var, psi)  # floor_covariance of a diagonal matrix
         for k in range(K):
-            tiny = _is_constant(var[k], np.abs(D[:, L == k]).max(axis=1))
+            tiny = _is_constant(var[k], mu[:, k])
             if tiny.any():
                 j = np.flatnonzero(tiny)
                 detail = _underflow_detail(_spread(D, L, [k]), j, f" in class {k}") or (
