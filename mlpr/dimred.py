@@ -19,6 +19,7 @@ PCA (``eigh``/``svd``) and for LDA (``geig``/``jointdiag``) therefore return the
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -416,6 +417,27 @@ def _lda_directions(Sw, Sb, m: int, method: str) -> tuple[np.ndarray, np.ndarray
     return P1.T @ P2, s[::-1][:m]  # eq. W = P1^T P2
 
 
+def _check_between_class_rank(s: np.ndarray, m: int) -> None:
+    """Refuse identical class means; warn when some of the m directions see no class separation.
+
+    ``s`` are the m largest generalised eigenvalues, decreasing. Those below sqrt(eps) times the
+    largest are rounding noise of a rank-deficient Sb (e.g. collinear class means): their
+    directions are an arbitrary basis of part of the null space of Sb.
+    """
+    if not s[0] > 0.0:
+        raise ValueError(
+            "the class means are identical (Sb = 0): LDA has no discriminant direction"
+        )
+    r = int(np.sum(s > np.sqrt(np.finfo(float).eps) * s[0]))
+    if r < m:
+        warnings.warn(
+            f"only {r} of the m = {m} LDA directions separate the class means (Sb has rank "
+            f"{r}, e.g. collinear class means): the other {m - r} are arbitrary; use m <= {r}",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
 def fit_lda(D, L, m: int, method: str = "geig", basis: str = "sw") -> LDAModel:
     r"""Learn the m most discriminant LDA directions of labelled data.
 
@@ -476,6 +498,7 @@ def fit_lda(D, L, m: int, method: str = "geig", basis: str = "sw") -> LDAModel:
         )
     Sw, Sb = _Sw_Sb(D, L)
     W, s = _lda_directions(Sw, Sb, m, method)
+    _check_between_class_rank(s, m)
     if basis == "orthonormal":
         W = np.linalg.svd(W, full_matrices=False)[0]  # W_sw = U Sigma V^T, same span
     return LDAModel(W=np.ascontiguousarray(_fix_signs(W)), mu=vcol(D.mean(axis=1)), eigenvalues=s)

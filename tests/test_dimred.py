@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 import scipy.linalg
@@ -346,6 +348,25 @@ def test_lda_m_larger_than_dimension():
     D, L = _labelled_data(nfeat=2, K=4)
     with pytest.raises(ValueError, match=r"m = 3 exceeds the dimension of D, shape \(2, 320\)"):
         fit_lda(D, L, 3)
+
+
+def test_lda_identical_means_and_rank_deficient_Sb():
+    rng = np.random.default_rng(7)
+    X = rng.integers(-5, 6, size=(2, 15)).astype(float)  # integers: the sums below are exact
+    D = np.hstack([X, -X, 2 * X, -2 * X])  # two classes, both with mean exactly 0: Sb = 0
+    L = np.repeat([0, 1], 30)
+    with pytest.raises(ValueError, match=r"class means are identical \(Sb = 0\)"):
+        fit_lda(D, L, 1)
+    # three classes whose means lie on one line: Sb has rank 1, the second direction is noise
+    X = rng.standard_normal((2, 30))
+    D3 = np.hstack([X + [[0.0], [0.0]], X + [[3.0], [0.0]], X + [[6.0], [0.0]]])
+    L3 = np.repeat([0, 1, 2], 30)
+    with pytest.warns(UserWarning, match=r"only 1 of the m = 2 LDA directions .* use m <= 1"):
+        model = fit_lda(D3, L3, 2)
+    assert model.eigenvalues[1] < 1e-10 * model.eigenvalues[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit_lda(D3, L3, 1)
 
 
 def test_lda_m_invalid():
