@@ -572,8 +572,26 @@ def _warn_stalled(r: float, nit: int, X: np.ndarray) -> None:
 # binary logistic regression
 
 
+class _LinearScores:
+    """``n_features`` and ``scores`` of the binary linear models (fields ``w`` (D,) and ``b``)."""
+
+    w: np.ndarray
+    b: float
+
+    @property
+    def n_features(self) -> int:
+        return self.w.shape[0]
+
+    def scores(self, D) -> np.ndarray:
+        r"""Linear scores :math:`s = w^T x + b` of the columns of ``D`` (D, N), shape (N,); class 1
+        when :math:`s > 0` (for logistic regression, :math:`s = \log P(1 \mid x) / P(0 \mid x)`
+        under the training prior)."""
+        X = check_data(D, n_features=self.n_features, allow_1d=True)
+        return self.w @ X + self.b
+
+
 @dataclass(frozen=True)
-class BinaryLogReg:
+class BinaryLogReg(_LinearScores):
     r"""A trained binary (optionally prior-weighted) logistic-regression model.
 
     Attributes
@@ -602,19 +620,6 @@ class BinaryLogReg:
     prior_log_odds: float
     objective: float
     n_iter: int
-
-    @property
-    def n_features(self) -> int:
-        return self.w.shape[0]
-
-    def scores(self, D) -> np.ndarray:
-        r"""Linear scores :math:`s = w^T x + b` of the columns of ``D`` (D, N), shape (N,).
-
-        Under the training prior, :math:`s = \log P(1 \mid x) / P(0 \mid x)`: class 1 when
-        :math:`s > 0`.
-        """
-        X = check_data(D, n_features=self.n_features, allow_1d=True)
-        return self.w @ X + self.b
 
     def llr(self, D) -> np.ndarray:
         r"""LLR-like scores of the columns of ``D`` (D, N), shape (N,): the training prior
@@ -1066,7 +1071,7 @@ def expand_quadratic_symmetric(D) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Perceptron:
+class Perceptron(_LinearScores):
     r"""A trained perceptron.
 
     Attributes
@@ -1086,16 +1091,6 @@ class Perceptron:
     epochs: int
     converged: bool
     n_updates: int
-
-    @property
-    def n_features(self) -> int:
-        return self.w.shape[0]
-
-    def scores(self, D) -> np.ndarray:
-        """Linear scores ``w^T x + b`` of the columns of ``D`` (D, N), shape (N,); class 1 when
-        positive."""
-        X = check_data(D, n_features=self.n_features, allow_1d=True)
-        return self.w @ X + self.b
 
 
 def train_perceptron(D, L, max_epochs, rng, eta=1.0) -> Perceptron:
