@@ -8,7 +8,7 @@ place where that contract is checked and explained.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+import dataclasses
 from numbers import Integral
 
 import numpy as np
@@ -28,6 +28,7 @@ __all__ = [
     "kfold_indices",
     "kfold_shuffled_indices",
     "leave_one_out_indices",
+    "model",
     "Standardizer",
     "fit_center",
     "fit_znorm",
@@ -408,10 +409,74 @@ def _leave_one_out_indices(N: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
 
 
 # ------------------------------------------------------------------------------------------------
+# models
+
+
+def model(cls):
+    """Make ``cls`` a frozen model dataclass whose instances are values.
+
+    Every trained model of mlpr is declared with ``@model``: a frozen dataclass whose fields are
+    the learned parameters. Two models compare equal when they are of the same class and every
+    field is exactly equal (arrays: same shape and the same numbers, ``np.array_equal``; other
+    fields: ``==``), so ``train_mvg(D, L) == train_mvg(D, L)`` is True because learners are pure.
+    ``hash(model)`` agrees with ``==``. Array fields are stored as read-only views, so a model
+    cannot be changed after training (the caller's own arrays stay writeable).
+    """
+    user_post_init = cls.__dict__.get("__post_init__")
+
+    def names(self):
+        return [f.name for f in dataclasses.fields(self)]
+
+    def __post_init__(self):
+        for name in names(self):
+            value = getattr(self, name)
+            if isinstance(value, np.ndarray) and value.flags.writeable:
+                view = value.view()
+                view.flags.writeable = False
+                object.__setattr__(self, name, view)
+        if user_post_init is not None:
+            user_post_init(self)
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(_field_equal(getattr(self, n), getattr(other, n)) for n in names(self))
+
+    def __hash__(self):
+        key = tuple(_field_key(getattr(self, n)) for n in names(self))
+        return hash((type(self).__qualname__,) + key)
+
+    cls.__post_init__ = __post_init__
+    cls.__eq__ = __eq__
+    cls.__hash__ = __hash__
+    return dataclasses.dataclass(frozen=True, eq=False)(cls)
+
+
+def _field_equal(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
+                and bool(np.array_equal(a, b)))
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return (type(a) is type(b) and len(a) == len(b)
+                and all(_field_equal(x, y) for x, y in zip(a, b)))
+    return bool(a == b)
+
+
+def _field_key(a):
+    if isinstance(a, np.ndarray):
+        # -0.0 == 0.0 must hash alike: hash the values with signed zeros made positive
+        numeric = a.dtype.kind in "biuf"
+        return (a.shape, (a.astype(np.float64) + 0.0).tobytes() if numeric else a.tobytes())
+    if isinstance(a, (tuple, list)):
+        return tuple(_field_key(x) for x in a)
+    return hash(a)
+
+
+# ------------------------------------------------------------------------------------------------
 # normalisation
 
 
-@dataclass(frozen=True)
+@model
 class Standardizer:
     """An affine normalisation learned on training data: ``(x - mu) / sigma``.
 
