@@ -20,7 +20,6 @@ PCA (``eigh``/``svd``) and for LDA (``geig``/``jointdiag``) therefore return the
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
@@ -32,6 +31,7 @@ from .utils import (
     check_data,
     check_data_labels,
     check_int,
+    model,
     vcol,
     vrow,
 )
@@ -118,7 +118,7 @@ def _whitening_matrix(
 # PCA
 
 
-@dataclass(frozen=True)
+@model
 class PCAModel:
     """Principal component analysis learned on training data.
 
@@ -146,7 +146,8 @@ class PCAModel:
 
         As in the notes the data are not centred; use ``transform(D - mu)`` for centred scores.
         """
-        D = check_data(D, n_features=self.P.shape[0], allow_1d=True)
+        D = check_data(D, n_features=self.P.shape[0], allow_1d=True,
+                       params="the PCA parameters (P, mu)")
         return self.P.T @ D  # eq. y = P^T x
 
     def reconstruct(self, Y) -> np.ndarray:
@@ -272,6 +273,12 @@ def fit_pca(D, m: int, method: str = "eigh") -> PCAModel:
     PCAModel
         ``P`` (D, m), ``mu`` (D, 1), ``eigenvalues`` (m,), ``total_variance``.
 
+    Warns
+    -----
+    UserWarning
+        ``D`` has fewer samples (columns) than features (rows), the usual sign of an (N, D)
+        matrix passed for a (D, N) one (`mlpr.utils.warn_if_transposed`).
+
     Notes
     -----
     Implements PCA of the notes, ch. 3. With the ML covariance
@@ -280,9 +287,11 @@ def fit_pca(D, m: int, method: str = "eigh") -> PCAModel:
 
     ``P`` holds the eigenvectors of the m largest eigenvalues and the projection is
     :math:`y = P^T x`. Both methods give the same ``P`` (sign convention of the module
-    docstring) up to rounding, provided the m-th and (m+1)-th eigenvalues differ.
+    docstring) up to rounding, provided the m-th and (m+1)-th eigenvalues differ. Both centre
+    the data before any product (`mlpr.gaussian.compute_mu_C`), so eigenvalues and directions
+    are as accurate on data far from the origin as near it.
     """
-    D = check_data(D)
+    D = check_data(D, unlabelled=True)
     _check_choice(method, "method", _PCA_METHODS)
     m = check_int(m, "m", low=1)
     nfeat, N = D.shape
@@ -354,30 +363,46 @@ def compute_Sw_Sb(D, L) -> tuple[np.ndarray, np.ndarray]:
 
     so that :math:`S_B + S_W` is the ML covariance of ``D``. Note the order of the returned
     pair, ``(Sw, Sb)``, as the name says.
+
+    Both are computed from centred data (each class centred on the global mean, then on its own
+    mean), never as differences of uncentred products or of large means, so they are accurate to
+    rounding (about :math:`10^{-15}` of their largest entry) on data far from the origin too.
     """
     D, L = check_data_labels(D, L)
     return _Sw_Sb(D, L)
 
 
 def _Sw_Sb(D: np.ndarray, L: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sw and Sb (1/N) of validated data, every product taken on centred data.
+
+    The samples of each class are centred on the global mean first, so that the class-mean
+    differences mu_c - mu are computed from small numbers instead of as the difference of two
+    large means (which cancels on data far from the origin).
+    """
     nfeat, N = D.shape
+    K = int(L.max()) + 1
+    n = np.bincount(L, minlength=K).astype(np.float64)
+    M = np.empty((nfeat, K))  # column c: mu_c - mu
+    Sw = np.zeros((nfeat, nfeat))
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
         mu = vcol(D.mean(axis=1))
-        Sw = np.zeros((nfeat, nfeat))
-        Sb = np.zeros((nfeat, nfeat))
-        for c in range(int(L.max()) + 1):
-            Dc = D[:, L == c]
-            mu_c = vcol(Dc.mean(axis=1))
-            DCc = Dc - mu_c
-            Sw += DCc @ DCc.T  # eq. sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
-            Sb += Dc.shape[1] * (mu_c - mu) @ (mu_c - mu).T  # eq. n_c (mu_c - mu)(mu_c - mu)^T
-        Sw, Sb = Sw / N, Sb / N
+        for c in range(K):
+            Z = D[:, L == c]  # a copy of the class, centred in place
+            Z -= mu  # x_i - mu
+            M[:, c] = Z.mean(axis=1)  # mu_c - mu
+            Z -= M[:, [c]]  # x_i - mu_c
+            Sw += Z @ Z.T  # eq. sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
+        # sum_c n_c (mu_c - mu) = 0 exactly; what the computed M gives instead is the rounding
+        # of mu, removed here
+        M -= vcol(M @ n) / N
+        Sb = (M * n) @ M.T  # eq. sum_c n_c (mu_c - mu)(mu_c - mu)^T
+        Sw, Sb = Sw / N, 0.5 * (Sb + Sb.T) / N
     if not (np.all(np.isfinite(Sw)) and np.all(np.isfinite(Sb))):
         raise _overflow_error(D, "D", "the within- or between-class covariance")
     return Sw, Sb
 
 
-@dataclass(frozen=True)
+@model
 class LDAModel:
     """Linear discriminant analysis learned on training data.
 
@@ -385,8 +410,10 @@ class LDAModel:
     ----------
     W : ndarray, shape (D, m)
         Discriminant directions, ordered by decreasing generalised eigenvalue, normalised so that
-        ``W^T Sw W = I``, each with its largest-magnitude entry positive; or, when fitted with
-        ``basis="orthonormal"``, an orthonormal basis of the same subspace (``W^T W = I``).
+        ``W^T Sw W = I``, each with its largest-magnitude entry positive (not orthogonal in
+        general, notes section 3.3); or, when fitted with ``basis="orthonormal"``, an
+        orthonormal basis of the same subspace (``W^T W = I``), the one that reproduces the
+        course's logistic-regression results after LDA.
     mu : ndarray, shape (D, 1)
         Training mean (not subtracted by `transform`).
     eigenvalues : ndarray, shape (m,)
@@ -400,7 +427,8 @@ class LDAModel:
 
     def transform(self, D) -> np.ndarray:
         """Project ``D`` (D, N) onto the discriminant directions: ``W^T D``, shape (m, N)."""
-        D = check_data(D, n_features=self.W.shape[0], allow_1d=True)
+        D = check_data(D, n_features=self.W.shape[0], allow_1d=True,
+                       params="the LDA parameters (W, mu)")
         return self.W.T @ D  # eq. y = W^T x
 
 
@@ -454,9 +482,12 @@ def fit_lda(D, L, m: int, method: str = "geig", basis: str = "sw") -> LDAModel:
         ``"geig"``: generalised eigenproblem ``scipy.linalg.eigh(Sb, Sw)``. ``"jointdiag"``:
         whiten Sw with ``P1 = U diag(1/sqrt(s)) U^T``, diagonalise ``P1 Sb P1^T``, ``W = P1^T P2``.
     basis : {"sw", "orthonormal"}
-        ``"sw"``: the discriminant directions themselves, ``W^T Sw W = I``. ``"orthonormal"``: the
-        left singular vectors of those directions, ``W = U`` with ``W_sw = U Sigma V^T``: the same
-        subspace with ``W^T W = I``, as the notes obtain it with ``np.linalg.svd``. Classifiers
+        ``"sw"`` (default): the discriminant directions themselves, ``W^T Sw W = I``; as the
+        notes point out (section 3.3), W need not be orthogonal. ``"orthonormal"``: the left
+        singular vectors of those directions, ``W = U`` with ``W_sw = U Sigma V^T``
+        (``np.linalg.svd``): the same subspace with ``W^T W = I``. The notes do not ask for it;
+        it is offered because it is the basis that reproduces the course's published
+        logistic-regression table after LDA (lecture 06). Classifiers
         invariant to an invertible linear map of the features (Gaussian models) give the same
         decisions on both; regularised ones (logistic regression, SVM) do not.
 
@@ -516,7 +547,7 @@ def LDA(D, L, m: int, method: str = "geig", basis: str = "sw") -> np.ndarray:
 # whitening
 
 
-@dataclass(frozen=True)
+@model
 class WhiteningModel:
     """A whitening transform learned on training data.
 
@@ -534,8 +565,9 @@ class WhiteningModel:
 
     def transform(self, D) -> np.ndarray:
         """Whiten ``D`` (D, N): ``W^T D``, shape (D, N)."""
-        D = check_data(D, n_features=self.W.shape[0], allow_1d=True)
-        return self.W.T @ D
+        D = check_data(D, n_features=self.W.shape[0], allow_1d=True,
+                       params="the whitening parameters (W, mu)")
+        return self.W.T @ D  # eq. y = P_1^T x
 
 
 def fit_whitening(D, L=None) -> WhiteningModel:
@@ -560,6 +592,12 @@ def fit_whitening(D, L=None) -> WhiteningModel:
     ValueError
         Singular covariance (apply PCA first).
 
+    Warns
+    -----
+    UserWarning
+        Without labels, ``D`` has fewer samples (columns) than features (rows), the usual sign of
+        an (N, D) matrix passed for a (D, N) one (`mlpr.utils.warn_if_transposed`).
+
     Notes
     -----
     The first step of LDA by joint diagonalisation (notes ch. 3):
@@ -568,8 +606,8 @@ def fit_whitening(D, L=None) -> WhiteningModel:
               P_1 = U \operatorname{diag}(s^{-1/2}) U^T, \qquad P_1 S P_1^T = I.
     """
     if L is None:
-        D = check_data(D)
-        mu, S = _mean_cov(D)
+        D = check_data(D, unlabelled=True)
+        mu, S = _mean_cov(D)  # eq. C = 1/N sum_i (x_i - mu)(x_i - mu)^T
         return WhiteningModel(W=_whitening_matrix(S, "the covariance of D", D.shape), mu=mu)
     D, L = check_data_labels(D, L)
     mu = vcol(D.mean(axis=1))
@@ -581,7 +619,7 @@ def fit_whitening(D, L=None) -> WhiteningModel:
 # LDA as a binary classifier
 
 
-@dataclass(frozen=True)
+@model
 class LDABinaryClassifier:
     """Binary classifier: LDA projection followed by a threshold.
 
@@ -591,7 +629,8 @@ class LDABinaryClassifier:
         LDA direction (``w^T Sw w = 1``), oriented so that the projected mean of class 1 is larger
         than that of class 0.
     t : float
-        Threshold: a sample is assigned to class 1 when ``w^T x >= t``.
+        Threshold: a sample is assigned to class 1 when ``w^T x > t``, strictly; a score exactly
+        at the threshold goes to class 0 (the library's one decision rule, notes eq. 128).
     """
 
     w: np.ndarray
@@ -603,16 +642,17 @@ class LDABinaryClassifier:
         return (self.w.T @ D).ravel()
 
     def predict(self, D) -> np.ndarray:
-        """Predicted labels (N,): 1 where ``w^T x >= t``, 0 elsewhere."""
-        return (self.scores(D) >= self.t).astype(int)
+        """Predicted labels (N,): 1 where ``w^T x > t``, 0 elsewhere (also at ``w^T x == t``)."""
+        return (self.scores(D) > self.t).astype(int)  # class 1 iff w^T x > t (eq. 128)
 
 
 def _min_error_threshold(s: np.ndarray, L: np.ndarray, t_ref: float) -> float:
-    """Threshold minimising training errors of ``s >= t``; ties go to the one closest to t_ref.
+    """Threshold minimising training errors of ``s > t``; ties go to the one closest to t_ref.
 
     Candidates: one threshold inside every gap between consecutive distinct sorted scores (its
-    midpoint), plus -inf (everything class 1) and +inf (everything class 0); together they
-    realise every possible partition of the scores.
+    midpoint, or the lower score if the midpoint rounds onto the upper one), plus -inf
+    (everything class 1) and +inf (everything class 0); under the strict rule, where a score
+    equal to t goes to class 0, together they realise every possible partition of the scores.
     """
     order = np.argsort(s, kind="stable")
     ss, ls = s[order], L[order]
@@ -628,8 +668,9 @@ def _min_error_threshold(s: np.ndarray, L: np.ndarray, t_ref: float) -> float:
     t = np.empty(N + 1)
     t[0], t[N] = -np.inf, np.inf
     mid = 0.5 * (ss[:-1] + ss[1:])
-    # the midpoint of two adjacent floats may round onto the lower one: use the upper one then
-    t[1:N] = np.where(mid > ss[:-1], mid, ss[1:])
+    # t must satisfy ss[i-1] <= t < ss[i]; the midpoint of two adjacent floats may round onto
+    # the upper one: use the lower one then (it goes to class 0, as the rule says)
+    t[1:N] = np.where(mid < ss[1:], mid, ss[:-1])
     cand = np.flatnonzero(valid & (errors == errors[valid].min()))
     return float(t[cand[np.argmin(np.abs(t[cand] - t_ref))]])
 
@@ -645,15 +686,17 @@ def train_lda_binary(D, L, threshold: str = "midpoint") -> LDABinaryClassifier:
         Binary labels {0, 1}, both present.
     threshold : {"midpoint", "min_error"}
         ``"midpoint"``: halfway between the projected class means, as in the notes.
-        ``"min_error"``: the threshold with the fewest training errors, searched over one
-        candidate in every gap between consecutive sorted training scores (their midpoint) and
-        the two trivial ones (-inf, +inf); among equally good candidates the one closest to the
-        midpoint threshold. Vectorised with one sort and cumulative sums.
+        ``"min_error"``: the threshold with the fewest training errors under the rule
+        ``w^T x > t``, searched over one candidate in every gap between consecutive sorted
+        training scores (their midpoint) and the two trivial ones (-inf, +inf); among equally
+        good candidates the one closest to the midpoint threshold. Vectorised with one sort and
+        cumulative sums.
 
     Returns
     -------
     LDABinaryClassifier
-        ``w`` (D, 1) and ``t``; ``predict(D) = (w^T x >= t)``.
+        ``w`` (D, 1) and ``t``; ``predict(D) = (w^T x > t)``: a score exactly at ``t`` is class
+        0 (notes eq. 128, the library's one decision rule).
 
     Notes
     -----

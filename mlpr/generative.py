@@ -26,7 +26,9 @@ tied naive             `train_tied_naive`      (D, D)      ``C``, diagonal, shar
 Naive models store their diagonal covariances as full matrices so that ``C`` always means the
 covariance of the notes (``logpdf_GAU_ND(x, mu[:, k], C[k])`` works for every per-class model);
 their scores only read the diagonal. Estimates are ML (1/N_c per class, 1/N for the within-class
-covariance); ``unbiased=True`` uses 1/(N_c - 1) and the pooled 1/(N - K) instead.
+covariance); ``unbiased=True`` uses 1/(N_c - 1) and the pooled 1/(N - K) instead. Every
+(co)variance is computed from the samples centred on their class mean, as the formula is written,
+so it is accurate to rounding (about 1e-15 of its largest entry) on data far from the origin too.
 
 Singular covariances (constant pixels of MNIST, fewer samples than features) are an error naming
 the class; the remedies are PCA first, or the explicit eigenvalue floor ``psi``
@@ -41,7 +43,6 @@ matrices (`combine_naive_scores`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
@@ -54,7 +55,6 @@ from .gaussian import (
     _check_counts,
     _chol,
     _finite_result,
-    compute_mu_C,
 )
 from .utils import (
     check_bool,
@@ -63,6 +63,7 @@ from .utils import (
     check_data_labels,
     check_int,
     check_labels,
+    model,
     vcol,
 )
 
@@ -288,7 +289,7 @@ def floor_covariance(C, psi: float) -> np.ndarray:
 # Gaussian classifiers
 
 
-@dataclass(frozen=True)
+@model
 class GaussianClassifier:
     r"""A Gaussian generative classifier: one Gaussian class-conditional density per class.
 
@@ -485,6 +486,26 @@ def _scores_diag(X, x0, M, var) -> np.ndarray:
     return S
 
 
+# One ML estimator per covariance kind (section 5.1 of the notes). Each takes Z, the (D, N_c)
+# samples of one class, as a copy of its own that it centres in place, and returns the class
+# mean and its covariance (full) or variances (diagonal). Centring before any product keeps the
+# estimates accurate to rounding on data far from the origin.
+
+
+def _ml_full(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """mu_c (D,) and C_c = 1/N_c sum_i (x_i - mu_c)(x_i - mu_c)^T, (D, D)."""
+    mu = Z.mean(axis=1)  # eq. mu_c = 1/N_c sum_{i in c} x_i
+    Z -= mu[:, None]
+    return mu, (Z @ Z.T) / Z.shape[1]  # eq. C_c = 1/N_c sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
+
+
+def _ml_diagonal(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """mu_c (D,) and the variances sigma^2_cj = 1/N_c sum_i (x_ij - mu_cj)^2, (D,)."""
+    mu = Z.mean(axis=1)  # eq. mu_c = 1/N_c sum_{i in c} x_i
+    Z -= mu[:, None]
+    return mu, np.einsum("dn,dn->d", Z, Z) / Z.shape[1]  # eq. diag(C_c)
+
+
 def _class_stats(D: np.ndarray, L: np.ndarray, diagonal: bool):
     """Per-class means (D, K), ML covariances (K, D, D) or variances (K, D), and counts (K,)."""
     K = int(L.max()) + 1
@@ -492,16 +513,9 @@ def _class_stats(D: np.ndarray, L: np.ndarray, diagonal: bool):
     n = _class_counts(L)
     mu = np.empty((nfeat, K))
     second = np.empty((K, nfeat)) if diagonal else np.empty((K, nfeat, nfeat))
+    estimate = _ml_diagonal if diagonal else _ml_full
     for k in range(K):
-        Dk = D[:, L == k]
-        if diagonal:
-            mu[:, k] = Dk.mean(axis=1)
-            Zk = Dk - mu[:, [k]]
-            second[k] = np.einsum("dn,dn->d", Zk, Zk) / n[k]  # eq. var_kj = 1/N_k sum (x - mu)^2
-        else:
-            mu_k, C_k = compute_mu_C(Dk)  # eq. 1/N_k sum_{i in k} (x_i - mu_k)(x_i - mu_k)^T
-            mu[:, k] = mu_k.ravel()
-            second[k] = C_k
+        mu[:, k], second[k] = estimate(D[:, L == k])  # boolean indexing: a copy of class k
     return mu, second, n
 
 
@@ -881,7 +895,9 @@ def map_decisions(S, priors) -> np.ndarray:
     -------
     ndarray of int, shape (N,)
         ``argmax_c log f(x, c)`` (ties go to the smallest class index), the decision of minimum
-        error rate for these priors.
+        error rate for these priors. For K = 2 this is the library's one rule (notes eq. 128):
+        class 1 only when ``llr(x) > log(P(0) / P(1))`` strictly; a sample exactly at the
+        threshold (equal joint densities) goes to class 0.
 
     Notes
     -----
@@ -1084,7 +1100,7 @@ def _check_n_values(n_values, X: np.ndarray) -> np.ndarray:
     return M
 
 
-@dataclass(frozen=True)
+@model
 class CategoricalNaiveBayes:
     r"""Naive Bayes over integer-coded categorical features.
 
@@ -1171,7 +1187,7 @@ def train_categorical_nb(D, L, n_values=None, eps: float = 0.0) -> CategoricalNa
     return CategoricalNaiveBayes(pi=tuple(pi))
 
 
-@dataclass(frozen=True)
+@model
 class MultinomialNaiveBayes:
     r"""Multinomial naive Bayes over count vectors (e.g. word counts of documents).
 
@@ -1287,7 +1303,7 @@ def multinomial_binary_llr_weights(model: MultinomialNaiveBayes) -> np.ndarray:
     return np.log(model.pi[:, 1]) - np.log(model.pi[:, 0])  # eq. b = log pi_1 - log pi_0
 
 
-@dataclass(frozen=True)
+@model
 class BernoulliNaiveBayes:
     r"""Naive Bayes over binary features.
 

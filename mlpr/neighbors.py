@@ -15,12 +15,10 @@ bounded whatever the number of queries.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import scipy.linalg
 
-from .utils import _overflow_error, check_data, check_data_labels, check_int
+from .utils import _overflow_error, check_data, check_data_labels, check_int, model
 
 __all__ = [
     "NearestMeanClassifier",
@@ -48,7 +46,7 @@ def _neg_sq_dist(M: np.ndarray, X: np.ndarray) -> np.ndarray:
     return 2.0 * (M.T @ X) - m_sq - x_sq
 
 
-@dataclass(frozen=True)
+@model
 class NearestMeanClassifier:
     """Nearest class mean classifier (Euclidean or Mahalanobis distance).
 
@@ -181,10 +179,9 @@ def train_nearest_mean(D, L, metric: str = "euclidean") -> NearestMeanClassifier
         raise ValueError(f"metric must be 'euclidean' or 'mahalanobis', got {metric!r}")
     D, L = check_data_labels(D, L)
     K = int(L.max()) + 1
-    counts = np.bincount(L, minlength=K)
-    # class sums with one product against the one-hot label matrix (N, K)
-    onehot = (L[:, None] == np.arange(K)[None, :]).astype(np.float64)
-    mu = (D @ onehot) / counts[None, :]
+    # each class mean from a (C-ordered) copy of its samples: the same numbers, to the last bit,
+    # whatever the memory layout of D, and the same as the means of the Gaussian classifiers
+    mu = np.stack([D[:, L == k].mean(axis=1) for k in range(K)], axis=1)  # mu_k = 1/n_k sum x_i
     if metric == "euclidean":
         return NearestMeanClassifier(mu=mu)
     Sw, Sw_chol = _within_class_cholesky(D, L, mu)
@@ -353,7 +350,7 @@ def _check_k(k, N: int, name: str = "k") -> int:
     return k
 
 
-@dataclass(frozen=True)
+@model
 class KNNClassifier:
     """k-nearest neighbours classifier (squared Euclidean distance).
 

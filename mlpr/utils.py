@@ -7,8 +7,10 @@ place where that contract is checked and explained.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import dataclasses
+import inspect
+import warnings
+from collections.abc import Iterator
 from numbers import Integral
 
 import numpy as np
@@ -17,6 +19,7 @@ __all__ = [
     "vcol",
     "vrow",
     "check_data",
+    "warn_if_transposed",
     "check_labels",
     "check_data_labels",
     "check_vector",
@@ -83,6 +86,8 @@ def check_data(
     min_samples: int = 1,
     allow_1d: bool = False,
     check_finite: bool = True,
+    unlabelled: bool = False,
+    params: str | None = None,
 ) -> np.ndarray:
     """Validate a data matrix and return it as float64, shape (D, N).
 
@@ -102,6 +107,15 @@ def check_data(
     check_finite : bool
         If False, NaN and inf are not looked for here; for callers that check their (smaller)
         result instead and call ``check_data`` again to explain a non-finite one.
+    unlabelled : bool
+        True for the training data of a fit without labels (`mlpr.gaussian.compute_mu_C`, PCA,
+        whitening, centering, z-normalisation): such a fit cannot tell an (N, D) matrix from a
+        (D, N) one, so `warn_if_transposed` warns when ``D`` has fewer samples than features.
+    params : str, optional
+        What ``n_features`` comes from, as a plural noun phrase (e.g. ``"mu and C"``). When
+        ``D`` has ``n_features`` columns instead of rows and is wider than tall (the usual shape
+        of correct (D, N) data), the message says that these parameters look transposed, that
+        is estimated from an (N, D) matrix, instead of blaming ``D``.
 
     Raises
     ------
@@ -109,6 +123,11 @@ def check_data(
         Non-numeric or complex input.
     ValueError
         Wrong number of dimensions, transposed input, too few samples, NaN or inf.
+
+    Warns
+    -----
+    UserWarning
+        With ``unlabelled=True``, fewer samples (columns) than features (rows).
     """
     a = _as_float_array(D, name)
     if a.ndim == 1:
@@ -126,6 +145,14 @@ def check_data(
             f"(features x samples) matrix, one column per sample"
         )
     if n_features is not None and a.shape[0] != n_features:
+        if a.shape[1] == n_features and params is not None and a.shape[1] > a.shape[0]:
+            raise ValueError(
+                f"{name} has shape {a.shape} and {params} have {n_features} features, the number "
+                f"of samples (columns) of {name}, not of its features (rows): {params} look "
+                f"transposed, estimated from an (N, D) matrix; mlpr expects data as (features x "
+                f"samples), one column per sample, so estimate them from the (D, N) data (if "
+                f"{name} itself is (samples x features), pass {name}.T)"
+            )
         if a.shape[1] == n_features:
             raise ValueError(
                 f"{name} has shape {a.shape} but {n_features} features are expected: mlpr "
@@ -149,7 +176,59 @@ def check_data(
             f"{name} contains NaN or infinite values (first at row {bad[0]}, column {bad[1]}); "
             f"remove or impute them first"
         )
+    if unlabelled:
+        warn_if_transposed(a, name)
     return a
+
+
+def warn_if_transposed(D: np.ndarray, name: str = "D") -> None:
+    """Warn when the training data of a fit without labels look transposed.
+
+    A fit without labels (a mean and covariance, PCA, whitening, z-normalisation, a feature
+    expansion) accepts a matrix of any shape, so an (N, D) matrix passed where mlpr expects
+    (D, N) goes through silently with wrong shapes. Its usual sign is fewer samples (columns)
+    than features (rows): this function then issues a ``UserWarning`` that names the shape and
+    suggests ``D.T``. Data that really have fewer samples than features (a single sample, a
+    handful of high-dimensional images) trigger it too; silence it with
+    ``warnings.filterwarnings("ignore", message=".*fewer samples")``.
+
+    Parameters
+    ----------
+    D : ndarray, shape (D, N)
+        Validated 2-D data.
+    name : str
+        The argument's name, used in the message.
+
+    Notes
+    -----
+    The warning points at the first caller outside the mlpr package, whatever the depth of the
+    call inside mlpr.
+    """
+    if D.ndim == 2 and D.shape[1] < D.shape[0]:
+        warnings.warn(
+            f"{name} has shape {D.shape}, fewer samples (columns) than features (rows): mlpr "
+            f"expects {name} as (features x samples), one column per sample; if {name} is "
+            f"(samples x features), pass {name}.T",
+            UserWarning,
+            stacklevel=_external_stacklevel(),
+        )
+
+
+def _external_stacklevel() -> int:
+    """The ``stacklevel`` of a warning issued by the caller of this function that points at the
+    first frame outside the mlpr package (the user's call)."""
+    here = inspect.currentframe()  # None on Pythons without frame support: the direct caller
+    frame = here.f_back if here is not None else None  # the function that warns: level 1
+    level = 0
+    try:
+        while frame is not None:
+            level += 1
+            if frame.f_globals.get("__name__", "").partition(".")[0] != "mlpr":
+                return level
+            frame = frame.f_back
+        return max(level, 2)
+    finally:
+        del here, frame
 
 
 def check_labels(
@@ -419,8 +498,9 @@ def model(cls):
     the learned parameters. Two models compare equal when they are of the same class and every
     field is exactly equal (arrays: same shape and the same numbers, ``np.array_equal``; other
     fields: ``==``), so ``train_mvg(D, L) == train_mvg(D, L)`` is True because learners are pure.
-    ``hash(model)`` agrees with ``==``. Array fields are stored as read-only views, so a model
-    cannot be changed after training (the caller's own arrays stay writeable).
+    ``hash(model)`` agrees with ``==``. Array fields, and arrays inside tuple fields, are stored
+    as read-only views, so a model cannot be changed after training (the caller's own arrays stay
+    writeable).
     """
     user_post_init = cls.__dict__.get("__post_init__")
 
@@ -431,9 +511,10 @@ def model(cls):
         for name in names(self):
             value = getattr(self, name)
             if isinstance(value, np.ndarray) and value.flags.writeable:
-                view = value.view()
-                view.flags.writeable = False
-                object.__setattr__(self, name, view)
+                object.__setattr__(self, name, _read_only(value))
+            elif isinstance(value, tuple) and any(isinstance(v, np.ndarray) for v in value):
+                frozen = tuple(_read_only(v) if isinstance(v, np.ndarray) else v for v in value)
+                object.__setattr__(self, name, frozen)
         if user_post_init is not None:
             user_post_init(self)
 
@@ -450,6 +531,15 @@ def model(cls):
     cls.__eq__ = __eq__
     cls.__hash__ = __hash__
     return dataclasses.dataclass(frozen=True, eq=False)(cls)
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only view of ``a`` (``a`` itself if it is already read-only)."""
+    if not a.flags.writeable:
+        return a
+    view = a.view()
+    view.flags.writeable = False
+    return view
 
 
 def _field_equal(a, b) -> bool:
@@ -492,13 +582,16 @@ class Standardizer:
 
     def transform(self, D) -> np.ndarray:
         """Apply the normalisation to ``D`` of shape (D, N)."""
-        D = check_data(D, n_features=self.mu.shape[0], allow_1d=True)
+        D = check_data(D, n_features=self.mu.shape[0], allow_1d=True,
+                       params="the normalisation parameters (mu, sigma)")
         return (D - self.mu) / self.sigma
 
 
 def fit_center(D) -> Standardizer:
-    """Learn the centering ``x - mu`` on training data ``D`` (D, N); mu is the sample mean."""
-    D = check_data(D)
+    """Learn the centering ``x - mu`` on training data ``D`` (D, N); mu is the sample mean.
+
+    Warns (``UserWarning``, `warn_if_transposed`) when ``D`` has fewer samples than features."""
+    D = check_data(D, unlabelled=True)
     with np.errstate(over="ignore", invalid="ignore"):
         mu = vcol(D.mean(axis=1))
     if not np.all(np.isfinite(mu)):
@@ -508,8 +601,9 @@ def fit_center(D) -> Standardizer:
 
 def fit_znorm(D) -> Standardizer:
     """Learn z-normalisation ``(x - mu) / sigma`` on ``D`` (D, N); sigma is the ML (1/N) standard
-    deviation of each feature. A constant feature is an error (its sigma is zero)."""
-    D = check_data(D)
+    deviation of each feature. A constant feature is an error (its sigma is zero). Warns
+    (``UserWarning``, `warn_if_transposed`) when ``D`` has fewer samples than features."""
+    D = check_data(D, unlabelled=True)
     with np.errstate(over="ignore", invalid="ignore"):
         mu = vcol(D.mean(axis=1))
         sigma = vcol(D.std(axis=1))

@@ -1,4 +1,5 @@
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -8,6 +9,7 @@ from mlpr.datasets import load_iris, load_iris_binary
 from mlpr.dimred import (
     LDA,
     PCA,
+    LDABinaryClassifier,
     compute_Sw_Sb,
     fit_lda,
     fit_pca,
@@ -69,6 +71,7 @@ def test_pca_eigh_and_svd_agree(m):
     np.testing.assert_allclose(a.mu, b.mu, rtol=1e-12)
 
 
+@pytest.mark.filterwarnings("ignore:.*fewer samples")  # intended: 4 samples of 6 features
 def test_pca_svd_with_fewer_samples_than_dimensions():
     D = _gaussian_data(nfeat=6, N=4)
     model = fit_pca(D, 6, "svd")
@@ -462,9 +465,11 @@ def test_lda_binary_orientation():
 
 
 def _brute_force_min_errors(s, L):
+    # every threshold that can make a difference under s > t: each score itself (it goes to
+    # class 0), the midpoints, and the two trivial ones
     u = np.unique(s)
     cands = np.concatenate([[-np.inf, np.inf], u, (u[:-1] + u[1:]) / 2])
-    return min(int(np.sum((s >= t).astype(int) != L)) for t in cands)
+    return min(int(np.sum((s > t).astype(int) != L)) for t in cands)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -617,5 +622,161 @@ def test_whitening_transposed_data_hint():
     D = np.random.default_rng(4).normal(size=(4, 30))
     with pytest.raises(
         ValueError, match=r"covariance of D is singular.*shape \(30, 4\), fewer samples.*D\.T\?"
-    ):
+    ), pytest.warns(UserWarning, match=r"D has shape \(30, 4\), fewer samples"):
         fit_whitening(D.T)
+
+
+# -- exact covariances on data far from the origin -----------------------------------------------
+
+
+def _fractions(D):
+    return np.vectorize(Fraction, otypes=[object])(D)
+
+
+def _exact_Sw_Sb_C(D, L):
+    """Sw, Sb and the total covariance in exact rational arithmetic, rounded to float64 at the
+    end (every float is a rational number)."""
+    X = _fractions(D)
+    N = X.shape[1]
+    mu = X.sum(axis=1, keepdims=True) / N
+    Z = X - mu
+    Sw = Sb = 0
+    for c in range(L.max() + 1):
+        Xc = X[:, L == c]
+        mu_c = Xc.sum(axis=1, keepdims=True) / Xc.shape[1]
+        Zc = Xc - mu_c
+        Sw = Sw + Zc @ Zc.T
+        Sb = Sb + Xc.shape[1] * ((mu_c - mu) @ (mu_c - mu).T)
+    return (Sw / N).astype(float), (Sb / N).astype(float), (Z @ Z.T / N).astype(float)
+
+
+def _offset_labelled(offset, seed=0):
+    # 3 classes of 4 features with unit-or-larger spread, one unit apart, around a common offset
+    rng = np.random.default_rng(seed)
+    L = np.repeat([0, 1, 2], [150, 200, 150])
+    D = offset + rng.standard_normal((4, L.size)) * np.array([[1.0], [1.5], [2.0], [1.0]])
+    D[:, L == 1] += 1.0
+    D[0, L == 2] -= 1.0
+    return D, L
+
+
+def _assert_exact(A, exact, tol=2e-15):
+    """Entries of A within tol times the largest entry of the exact value."""
+    assert np.abs(A - exact).max() <= tol * np.abs(exact).max()
+
+
+@pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
+def test_Sw_Sb_are_exact_to_rounding_on_offset_data(offset):
+    D, L = _offset_labelled(offset)
+    Sw_x, Sb_x, _ = _exact_Sw_Sb_C(D, L)
+    Sw, Sb = compute_Sw_Sb(D, L)
+    _assert_exact(Sw, Sw_x)
+    _assert_exact(Sb, Sb_x)  # the difference of the large means mu_c - mu: 1e-9 at 1e6 before
+    np.testing.assert_array_equal(Sb, Sb.T)
+    np.testing.assert_array_equal(Sw, Sw.T)
+
+
+@pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
+@pytest.mark.parametrize("method", ["eigh", "svd"])
+def test_pca_is_exact_to_rounding_on_offset_data(offset, method):
+    D, L = _offset_labelled(offset)
+    C_x = _exact_Sw_Sb_C(D, L)[2]
+    model = fit_pca(D, 4, method)
+    lam_x = np.linalg.eigvalsh(C_x)[::-1]  # the eigenvalues of the exact covariance
+    _assert_exact(model.eigenvalues, lam_x, tol=4e-15)  # eigh: 6e-14 before at 25
+    assert model.total_variance == pytest.approx(np.trace(C_x), rel=4e-15)
+    np.testing.assert_allclose(model.P @ np.diag(model.eigenvalues) @ model.P.T, C_x, rtol=0,
+                               atol=1e-14 * np.abs(C_x).max())
+
+
+@pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
+def test_whitening_and_lda_are_exact_to_rounding_on_offset_data(offset):
+    D, L = _offset_labelled(offset)
+    Sw_x, Sb_x, C_x = _exact_Sw_Sb_C(D, L)
+    # whitening: W C W = I with the exact covariance (within-class covariance when L is given)
+    for S_x, model in ((C_x, fit_whitening(D)), (Sw_x, fit_whitening(D, L))):
+        np.testing.assert_allclose(model.W.T @ S_x @ model.W, np.eye(4), rtol=0, atol=1e-14)
+    # LDA: the generalised eigenvalues of the exact (Sb, Sw)
+    lam_x = scipy.linalg.eigh(Sb_x, Sw_x, eigvals_only=True)[::-1][:2]
+    np.testing.assert_allclose(fit_lda(D, L, 2).eigenvalues, lam_x, rtol=1e-14)  # 7e-10 at 1e6
+
+
+# -- transposed data without labels ----------------------------------------------------------------
+
+
+def test_pca_and_whitening_of_transposed_data_warn():
+    D = _gaussian_data(nfeat=5, N=40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (D, N) as expected: no warning
+        fit_pca(D, 2)
+        fit_whitening(D)
+    for fit in (lambda X: fit_pca(X, 2), lambda X: fit_pca(X, 2, "svd"), lambda X: PCA(X, 2)):
+        with pytest.warns(UserWarning, match=r"D has shape \(40, 5\), fewer samples \(columns\) "
+                                             r"than features \(rows\).*pass D\.T") as rec:
+            fit(D.T)
+        assert rec[0].filename == __file__  # points at the caller, not inside mlpr
+    with pytest.warns(UserWarning, match=r"D has shape \(40, 5\), fewer samples"):
+        with pytest.raises(ValueError, match="singular"):  # rank 4 < 40 features
+            fit_whitening(D.T)
+
+
+def test_projection_fitted_on_transposed_data_is_named():
+    D = _gaussian_data(nfeat=5, N=40)
+    with pytest.warns(UserWarning, match="fewer samples"):
+        wrong = fit_pca(D.T, 2)
+    with pytest.raises(ValueError, match=r"the PCA parameters \(P, mu\) look transposed, "
+                                         r"estimated from an \(N, D\) matrix") as e:
+        wrong.transform(D)
+    assert "did you mean D.T" not in str(e.value)
+    # the usual mistake (a tall, transposed D given to a right model) is still named as such
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        fit_pca(D, 2).transform(D.T)
+
+
+# -- the strict decision rule of the LDA classifier -----------------------------------------------
+
+
+def test_lda_binary_score_exactly_at_the_threshold_is_class_0():
+    # 1-D: w = 1, scores 0, 2 | 6, 8, midpoint threshold t = 4 exactly
+    D, L = np.array([[0.0, 2.0, 6.0, 8.0]]), np.array([0, 0, 1, 1])
+    clf = train_lda_binary(D, L)
+    assert clf.t == 4.0 and clf.w[0, 0] == 1.0
+    np.testing.assert_array_equal(clf.predict(np.array([[4.0, np.nextafter(4.0, 5.0), 3.9]])),
+                                  [0, 1, 0])  # w^T x > t, strictly (notes eq. 128)
+    clf = LDABinaryClassifier(w=np.array([[1.0], [1.0]]), t=4.0)
+    np.testing.assert_array_equal(clf.predict(np.array([[2.0, 2.0, 1.0], [2.0, 2.5, 1.0]])),
+                                  [0, 1, 0])
+
+
+def test_lda_binary_min_error_threshold_at_a_score_goes_to_class_0():
+    # adjacent floats: their midpoint rounds onto one of them, and the threshold must be the
+    # lower one, so that a training score equal to it is class 0 as the errors were counted
+    a = 1.0
+    b = np.nextafter(a, 2.0)
+    D = np.array([[-1.0, a, b, 3.0]])
+    L = np.array([0, 0, 1, 1])
+    best = train_lda_binary(D, L, "min_error")
+    s = best.scores(D)
+    assert s[2] == np.nextafter(s[1], 2.0)  # still adjacent after the projection
+    assert 0.5 * (s[1] + s[2]) == s[2]  # the case at stake: the midpoint rounds up
+    assert np.sum(best.predict(D) != L) == 0 == _brute_force_min_errors(s, L)
+    assert best.t == s[1]
+
+
+# -- models are values ---------------------------------------------------------------------------
+
+
+def test_projection_models_compare_and_hash_by_value():
+    D, L = _labelled_data(K=2)
+    for fit in (lambda X: fit_pca(X, 2), lambda X: fit_lda(X, L, 1), fit_whitening,
+                lambda X: fit_whitening(X, L), lambda X: train_lda_binary(X, L),
+                lambda X: train_lda_binary(X, L, "min_error")):
+        a, b = fit(D), fit(D.copy())
+        assert a == b and hash(a) == hash(b) and a is not b
+        assert {a: 1}[b] == 1  # usable as a dict key
+        other = fit(D * 2.0)
+        assert a != other
+    assert fit_pca(D, 2) != fit_pca(D, 3)
+    assert fit_pca(D, 2) != fit_lda(D, L, 1)
+    with pytest.raises(ValueError, match="read-only"):
+        fit_pca(D, 2).P[0, 0] = 1.0

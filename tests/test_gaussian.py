@@ -3,6 +3,7 @@
 
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -207,7 +208,8 @@ def test_compute_mu_C_matches_numpy():
 
 
 def test_compute_mu_C_single_sample():
-    mu, C = compute_mu_C(np.array([[1.0], [2.0]]))
+    with pytest.warns(UserWarning, match="fewer samples"):  # 1 sample of 2 features
+        mu, C = compute_mu_C(np.array([[1.0], [2.0]]))
     np.testing.assert_array_equal(mu, [[1.0], [2.0]])
     np.testing.assert_array_equal(C, np.zeros((2, 2)))
 
@@ -399,6 +401,32 @@ def test_transposed_X_is_explained():
         logpdf_GAU_ND_chol(X.T, mu, _chol(C))
 
 
+def test_compute_mu_C_of_transposed_data_warns():
+    X, _, _ = _problem(3, N=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compute_mu_C(X)
+    with pytest.warns(UserWarning, match=r"D has shape \(10, 3\), fewer samples \(columns\) "
+                                         r"than features \(rows\).*pass D\.T") as rec:
+        compute_mu_C(X.T)
+    assert rec[0].filename == __file__  # the warning points at the caller
+
+
+def test_mu_and_C_estimated_from_transposed_data_are_named():
+    # mu and C from compute_mu_C(X.T): their size is the number of samples of the correct X
+    X, _, _ = _problem(3, N=10)
+    with pytest.warns(UserWarning, match="fewer samples"):
+        mu, C = compute_mu_C(X.T)
+    C = C + np.eye(10)  # (singular otherwise) so that only the shapes are wrong
+    for f in (lambda: logpdf_GAU_ND(X, mu, C), lambda: loglikelihood(X, mu, C)):
+        with pytest.raises(ValueError, match=r"X has shape \(3, 10\).*mu and C look transposed, "
+                                             r"estimated from an \(N, D\) matrix") as e:
+            f()
+        assert "did you mean X.T" not in str(e.value)
+    with pytest.raises(ValueError, match=r"mu and Lchol look transposed"):
+        logpdf_GAU_ND_chol(X, mu, np.linalg.cholesky(C))
+
+
 def test_wrong_X_dimension():
     X, mu, C = _problem(3, N=10)
     with pytest.raises(ValueError, match="X has 4 features"):
@@ -428,7 +456,8 @@ def test_singular_covariance_is_explained():
         logpdf_GAU_ND(X, np.zeros(2), -np.eye(2))
     # fewer samples than features: singular up to rounding
     D = np.random.default_rng(0).standard_normal((6, 3))
-    mu, C = compute_mu_C(D)
+    with pytest.warns(UserWarning, match="fewer samples"):
+        mu, C = compute_mu_C(D)
     with pytest.raises(ValueError, match="not positive definite"):
         logpdf_GAU_ND(D, mu, C)
     # factorisable, but the second feature equals the first up to rounding
@@ -540,6 +569,65 @@ def test_discrete_argument_errors():
         logpmf_multinomial(np.ones((4, 3)), [0.2, 0.3, 0.5])
     with pytest.raises(ValueError, match="counts are all zero"):
         ml_multinomial(np.zeros((3, 2)))
+
+
+def _exact_mean_cov(D):
+    """Mean and ML covariance of float data in exact rational arithmetic (object arrays of
+    fractions.Fraction; every float is a rational number), rounded to float64 at the end."""
+    X = np.vectorize(Fraction, otypes=[object])(D)
+    mu = X.sum(axis=1, keepdims=True) / X.shape[1]
+    Z = X - mu
+    return mu.astype(float), (Z @ Z.T / X.shape[1]).astype(float)
+
+
+def _offset_data(offset, N=500, seed=0):
+    # 4 features of unit-or-larger spread around a common offset; at offset 25 the former
+    # one-pass D D^T / N - mu mu^T (used while mean^2 / variance < 1e3) lost ~3 digits
+    rng = np.random.default_rng(seed)
+    return offset + rng.standard_normal((4, N)) * np.array([[1.0], [1.5], [2.0], [1.0]])
+
+
+def _assert_exact(A, exact, tol=2e-15):
+    """Entries of A within tol times the largest entry of the exact value."""
+    assert np.abs(A - exact).max() <= tol * np.abs(exact).max()
+
+
+@pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
+@pytest.mark.parametrize("block", [None, 64])
+def test_compute_mu_C_is_exact_to_rounding_on_offset_data(offset, block, monkeypatch):
+    if block is not None:  # the blocked path: 8 blocks of 64 columns (the last one shorter)
+        monkeypatch.setattr(gaussian, "_BLOCK_COLS", block)
+    D = _offset_data(offset)
+    mu_x, C_x = _exact_mean_cov(D)
+    mu, C = compute_mu_C(D)
+    _assert_exact(mu, mu_x)
+    _assert_exact(C, C_x)  # the one-pass form was off by 1e-13 of the largest entry at 25
+    np.testing.assert_array_equal(C, C.T)
+
+
+def test_a_centred_student_covariance_passes_the_graders_rtol():
+    # issue 11: with the one-pass estimate, a student's centred two-pass covariance failed
+    # assert_allclose(rtol=1e-10) entry by entry on 39 of these 200 data sets of N(25, 1)
+    failures = 0
+    for seed in range(200):
+        D = 25.0 + np.random.default_rng(seed).standard_normal((4, 500))
+        Dc = D - D.mean(axis=1, keepdims=True)
+        C_student = Dc @ Dc.T / D.shape[1]
+        failures += not np.allclose(compute_mu_C(D)[1], C_student, rtol=1e-10, atol=0)
+    assert failures == 0
+
+
+def test_blocked_covariance_equals_the_plain_reference(monkeypatch):
+    rng = np.random.default_rng(3)
+    D = 7.0 + rng.standard_normal((5, 1000))
+    mu = D.mean(axis=1, keepdims=True)
+    plain = gaussian._centred_cov(D, mu)
+    for width in (1, 7, 999, 1000):
+        monkeypatch.setattr(gaussian, "_BLOCK_COLS", width)
+        np.testing.assert_allclose(gaussian._centred_cov_blocked(D, mu), plain, rtol=0,
+                                   atol=1e-14 * np.abs(plain).max())
+        np.testing.assert_allclose(compute_mu_C(np.asfortranarray(D))[1], plain, rtol=0,
+                                   atol=1e-14 * np.abs(plain).max())
 
 
 @pytest.mark.parametrize("offset", [0.0, 1e3, 1e8])

@@ -1,6 +1,8 @@
 """Tests of mlpr.generative: expected values come from independent routes (scipy.stats densities,
 numpy.cov, explicit inverses on tiny problems, hand counts, the course's published iris numbers)."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 import scipy.stats
@@ -763,3 +765,100 @@ def test_data_without_features(train):
         train(np.zeros((0, 4)), np.array([0, 0, 1, 1]))
     with pytest.raises(ValueError, match=r"non-empty \(D, D\) matrix"):
         floor_covariance(np.zeros((0, 0)), 1e-3)
+
+
+# -- exact estimates on data far from the origin -------------------------------------------------
+
+
+def _exact_class_covariances(D, L, unbiased=False):
+    """Per-class ML (or unbiased) covariances and the pooled within-class covariance in exact
+    rational arithmetic (every float is a rational number), rounded to float64 at the end."""
+    X = np.vectorize(Fraction, otypes=[object])(D)
+    K, N = L.max() + 1, L.size
+    Cs, pooled = [], 0
+    for k in range(K):
+        Xk = X[:, L == k]
+        n = Xk.shape[1]
+        Zk = Xk - Xk.sum(axis=1, keepdims=True) / n
+        S = Zk @ Zk.T  # scatter matrix of class k
+        Cs.append((S / (n - 1 if unbiased else n)).astype(float))
+        pooled = pooled + S
+    return Cs, (pooled / (N - K if unbiased else N)).astype(float)
+
+
+def _offset_classes(offset, seed=0):
+    # 3 classes of 4 features, unit-or-larger spread, around a common offset: at offset 25 the
+    # former one-pass per-class covariance lost ~3 digits
+    rng = np.random.default_rng(seed)
+    L = np.repeat([0, 1, 2], [150, 200, 150])
+    D = offset + rng.standard_normal((4, L.size)) * np.array([[1.0], [1.5], [2.0], [1.0]])
+    D[:, L == 1] += 1.0
+    D[0, L == 2] -= 1.0
+    return D, L
+
+
+def _assert_exact(A, exact, tol=2e-15):
+    """Entries of A within tol times the largest entry of the exact value."""
+    assert np.abs(A - exact).max() <= tol * np.abs(exact).max()
+
+
+@pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
+@pytest.mark.parametrize("unbiased", [False, True])
+def test_every_gaussian_covariance_is_exact_to_rounding_on_offset_data(offset, unbiased):
+    D, L = _offset_classes(offset)
+    Cs, Sw = _exact_class_covariances(D, L, unbiased)
+    mvg = train_mvg(D, L, unbiased=unbiased)
+    naive = train_naive_bayes(D, L, unbiased=unbiased)
+    for k in range(3):
+        _assert_exact(mvg.C[k], Cs[k])  # 2.6e-13 of the largest entry before, at offset 25
+        _assert_exact(naive.C[k], np.diag(np.diag(Cs[k])))
+    _assert_exact(train_tied(D, L, unbiased=unbiased).C, Sw)
+    _assert_exact(train_tied_naive(D, L, unbiased=unbiased).C, np.diag(np.diag(Sw)))
+
+
+# -- models are values ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", list(TRAINERS))
+def test_gaussian_models_compare_and_hash_by_value(kind):
+    D, L = _labelled()
+    train = TRAINERS[kind]
+    a, b = train(D, L), train(D.copy(), L.copy())
+    assert a == b and hash(a) == hash(b) and a is not b
+    assert {a: kind}[b] == kind  # usable as a dict key
+    assert a != train(D, L, unbiased=True)
+    assert a != train(D + 1.0, L)
+    with pytest.raises(ValueError, match="read-only"):
+        a.mu[0, 0] = 0.0
+    np.testing.assert_array_equal(a.scores(D), b.scores(D))  # scoring does not change the model
+    assert a == b
+
+
+def test_gaussian_models_of_different_kinds_differ():
+    D, L = _labelled()
+    models = [train(D, L) for train in TRAINERS.values()]
+    assert len(set(models)) == 4
+
+
+def test_discrete_models_compare_and_hash_by_value():
+    rng = np.random.default_rng(0)
+    L = np.repeat([0, 1], 10)
+    codes = rng.integers(0, 3, size=(2, 20))
+    counts = rng.integers(0, 5, size=(6, 20))
+    bits = rng.integers(0, 2, size=(5, 20))
+    for train, X in ((train_categorical_nb, codes), (train_multinomial_nb, counts),
+                     (train_bernoulli_nb, bits)):
+        a, b = train(X, L, eps=1.0), train(X.copy(), L, eps=1.0)
+        assert a == b and hash(a) == hash(b) and {a: 1}[b] == 1
+        assert a != train(X, L, eps=0.5)
+    with pytest.raises(ValueError, match="read-only"):
+        train_categorical_nb(codes, L, eps=1.0).pi[0][0, 0] = 0.5  # arrays inside the tuple too
+
+
+def test_binary_map_decisions_at_the_threshold_go_to_class_0():
+    # llr exactly at -log(pi_1 / pi_0): equal joint densities, class 0 (s > t strictly)
+    priors = np.array([0.8, 0.2])
+    t = np.log(priors[0] / priors[1])
+    S = np.vstack([np.zeros(3), [t, np.nextafter(t, np.inf), np.nextafter(t, -np.inf)]])
+    assert np.log(priors[1]) + t == np.log(priors[0])  # the tie is exact in float64
+    np.testing.assert_array_equal(map_decisions(S, priors), [0, 1, 0])

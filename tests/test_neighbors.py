@@ -1,3 +1,5 @@
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -433,3 +435,43 @@ def test_knn_overflow():
         model.predict(np.full((2, 3), 1e160))
     with pytest.raises(ValueError, match=r"\|value\|: 1 in D, 2\.33e\+200 in the training data"):
         train_knn(D * 1e200, L, 3).predict(np.ones((2, 4)))
+
+
+# -- exact within-class covariance on data far from the origin -------------------------------------
+
+
+@pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
+def test_mahalanobis_Sw_is_exact_to_rounding_on_offset_data(offset):
+    rng = np.random.default_rng(0)
+    L = np.repeat([0, 1, 2], [150, 200, 150])
+    D = offset + rng.standard_normal((4, L.size)) * np.array([[1.0], [1.5], [2.0], [1.0]])
+    D[:, L == 1] += 1.0
+    # Sw in exact rational arithmetic (every float is a rational number), rounded at the end
+    X = np.vectorize(Fraction, otypes=[object])(D)
+    scatter = 0
+    for k in range(3):
+        Z = X[:, L == k] - X[:, L == k].sum(axis=1, keepdims=True) / int(np.sum(L == k))
+        scatter = scatter + Z @ Z.T
+    Sw_exact = (scatter / L.size).astype(float)
+    model = train_nearest_mean(D, L, "mahalanobis")
+    assert np.abs(model.Sw - Sw_exact).max() <= 2e-15 * np.abs(Sw_exact).max()
+    np.testing.assert_allclose(model.Sw_chol @ model.Sw_chol.T, Sw_exact, rtol=0,
+                               atol=1e-14 * np.abs(Sw_exact).max())
+
+
+# -- models are values ---------------------------------------------------------------------------
+
+
+def test_prototype_models_compare_and_hash_by_value():
+    D, L = _data()
+    for train in (lambda X, Y: train_nearest_mean(X, Y),
+                  lambda X, Y: train_nearest_mean(X, Y, "mahalanobis"),
+                  lambda X, Y: train_knn(X, Y, 3)):
+        a, b = train(D, L), train(D.copy(), L.copy())
+        assert a == b and hash(a) == hash(b) and a is not b
+        assert {a: 1}[b] == 1  # usable as a dict key
+        assert a != train(D + 1.0, L)
+    assert train_knn(D, L, 3) != train_knn(D, L, 5)
+    assert train_nearest_mean(D, L) != train_nearest_mean(D, L, "mahalanobis")
+    with pytest.raises(ValueError, match="read-only"):
+        train_nearest_mean(D, L, "mahalanobis").Sw[0, 0] = 1.0

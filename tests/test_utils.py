@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from mlpr.utils import (
+    Standardizer,
     check_bool,
     check_covariance,
     check_data,
@@ -16,9 +17,11 @@ from mlpr.utils import (
     kfold_indices,
     kfold_shuffled_indices,
     leave_one_out_indices,
+    model,
     split_db_2to1,
     vcol,
     vrow,
+    warn_if_transposed,
 )
 
 
@@ -384,3 +387,78 @@ def test_center_and_znorm_overflow():
             fit_center(D)
         with pytest.raises(ValueError, match="mean or standard deviation of D overflows"):
             fit_znorm(D)
+
+
+# -- transposed data without labels --------------------------------------------------------------
+
+
+def test_unlabelled_fits_warn_on_fewer_samples_than_features():
+    D = np.random.default_rng(0).normal(size=(4, 30))  # 4 features, 30 samples
+    for fit in (fit_center, fit_znorm):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # the right orientation: no warning
+            fit(D)
+        with pytest.warns(UserWarning, match=r"D has shape \(30, 4\), fewer samples.*pass D\.T"):
+            model_T = fit(D.T)
+        assert model_T.mu.shape == (30, 1)  # the (wrong) fit is still returned
+    with pytest.warns(UserWarning, match=r"X has shape \(5, 2\), fewer samples"):
+        check_data(np.zeros((5, 2)), "X", unlabelled=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_data(np.zeros((5, 2)), "X")  # only fits without labels ask for the warning
+        check_data(np.zeros((3, 3)), "X", unlabelled=True)  # square: nothing to tell
+
+
+def test_warn_if_transposed_points_at_the_callers_line():
+    with pytest.warns(UserWarning, match="fewer samples") as rec:
+        fit_znorm(np.ones((3, 2)) * [[1.0, 2.0]])
+    assert rec[0].filename == __file__  # not a line inside mlpr
+    with pytest.warns(UserWarning, match=r"Z has shape \(3, 1\)") as rec:
+        warn_if_transposed(np.zeros((3, 1)), "Z")
+    assert rec[0].filename == __file__
+
+
+def test_transform_names_normalisation_parameters_fitted_on_transposed_data():
+    D = np.random.default_rng(1).normal(size=(3, 40))
+    with pytest.warns(UserWarning, match="fewer samples"):
+        wrong = fit_center(D.T)  # 40 "features"
+    # D (3, 40) is the usual wide (D, N) shape: the parameters are the transposed ones
+    with pytest.raises(ValueError, match=r"\(mu, sigma\) look transposed, estimated from an "
+                                         r"\(N, D\) matrix"):
+        wrong.transform(D)
+    # a tall matrix with as many columns as features is still taken for a transposed D
+    with pytest.raises(ValueError, match=r"did you mean D\.T\?"):
+        fit_center(D).transform(D.T)
+
+
+# -- models are values ---------------------------------------------------------------------------
+
+
+def test_standardizer_compares_and_hashes_by_value():
+    D = np.random.default_rng(2).normal(size=(3, 20))
+    a, b = fit_znorm(D), fit_znorm(D.copy())
+    assert a == b and hash(a) == hash(b)
+    assert a is not b
+    assert {a: "z"}[b] == "z"  # usable as a dict key
+    c = fit_znorm(D + 1.0)
+    assert a != c
+    assert fit_center(D) != a  # same mu, different sigma
+    assert Standardizer(mu=np.zeros((2, 1)), sigma=np.ones((2, 1))) == Standardizer(
+        mu=np.array([[-0.0], [0.0]]), sigma=np.ones((2, 1)))
+    assert hash(Standardizer(mu=np.zeros((2, 1)), sigma=np.ones((2, 1)))) == hash(
+        Standardizer(mu=np.array([[-0.0], [0.0]]), sigma=np.ones((2, 1))))
+    with pytest.raises(ValueError, match="read-only"):
+        a.mu[0, 0] = 5.0
+
+
+def test_model_freezes_arrays_inside_tuple_fields():
+    @model
+    class Tables:
+        pi: tuple
+
+    own = [np.ones((2, 2)), np.zeros(3)]
+    t = Tables(pi=tuple(own))
+    with pytest.raises(ValueError, match="read-only"):
+        t.pi[0][0, 0] = 3.0
+    assert own[0].flags.writeable  # the caller's own arrays are left alone
+    assert Tables(pi=(np.ones((2, 2)), np.zeros(3))) == Tables(pi=(np.ones((2, 2)), np.zeros(3)))
