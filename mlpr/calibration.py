@@ -3,8 +3,9 @@ calibration protocol, fusion of several systems, and isotonic (PAV) calibration
 (notes ch. 7.3-7.4).
 
 A classifier's binary scores :math:`s` (llrs of a generative model, LR or SVM scores) separate the
-classes but are rarely *calibrated*: the Bayes decision ``s >= -log(pi / (1 - pi))`` of an
-application is not the best threshold on them (actDCF > minDCF). A calibration transformation
+classes but are rarely *calibrated*: the Bayes decision ``s > -log(pi / (1 - pi))`` of an
+application (eq. 128; `mlpr.evaluation` states the decision rule) is not the best threshold on
+them (actDCF > minDCF, section 7.3). A calibration transformation
 :math:`f(s)` learned on labelled scores turns them into log-likelihood ratios.
 
 Linear calibration (section 7.3 of the notes). Model the calibrated llr as an affine function of
@@ -57,14 +58,13 @@ K-fold protocol                 `kfold_calibrate`             (calibrated scores
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
 
 from .evaluation import pav
 from .logreg import _check_scale, train_logreg_binary
-from .utils import _as_float_array, check_int, check_labels, kfold_shuffled_indices
+from .utils import _as_float_array, check_int, check_labels, kfold_shuffled_indices, model
 
 __all__ = [
     "LinearCalibration",
@@ -165,7 +165,17 @@ def _check_scores_labels(S, L, name: str = "S") -> tuple[np.ndarray, np.ndarray]
                 f"{exc}; {name} holds only 0 and 1: did you swap the arguments? pass the scores "
                 f"first, then the labels"
             ) from None
+        values = np.asarray(L)
+        if (values.ndim == 1 and values.size and values.dtype.kind in "iuf"
+                and np.all((values == -1) | (values == 1))):
+            raise ValueError(
+                f"{exc}; L holds -1/+1 labels: map them to 0/1 first with L = (L + 1) // 2 (the "
+                f"target, +1, becomes class 1)"
+            ) from None
         raise
+    if L.size == 0 and a.size == 0:
+        raise ValueError(f"{name} and L are empty (0 samples): calibration needs scores of both "
+                         f"classes")
     S = _check_score_matrix(a, L.size, name=name)
     if L.max() > 1:
         raise ValueError(
@@ -186,9 +196,12 @@ def _check_scores_labels(S, L, name: str = "S") -> tuple[np.ndarray, np.ndarray]
 # linear calibration and fusion
 
 
-@dataclass(frozen=True)
+@model
 class LinearCalibration:
     r"""A linear calibration (or fusion) transformation :math:`f(s) = \alpha^T s + \gamma`.
+
+    A frozen model (`mlpr.utils.model`): two calibrators compare equal, and hash alike, when
+    every field is equal, e.g. two trainings on the same scores; ``alpha`` is read-only.
 
     Attributes
     ----------
@@ -333,9 +346,12 @@ def train_fusion(scores, L, prior, l=0.0) -> LinearCalibration:
 # isotonic calibration
 
 
-@dataclass(frozen=True)
+@model
 class IsotonicCalibration:
     r"""An isotonic (monotone non-decreasing, piecewise-constant) calibration of one system.
+
+    A frozen model (`mlpr.utils.model`) that compares and hashes by value; its arrays are
+    read-only.
 
     Attributes
     ----------

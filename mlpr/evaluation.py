@@ -1,22 +1,45 @@
 r"""Measuring predictions: error rates, confusion matrices, Bayes decisions, DCF, minDCF, actDCF,
-ROC / DET curves, EER, Bayes error curves, Cllr and k-fold scoring (notes ch. 7.1-7.2).
+ROC / DET curves, EER, Bayes error curves, Cllr and k-fold scoring (notes ch. 7.1-7.3).
+
+The decision rule
+-----------------
+A binary score ``s`` (an LLR when the metric says so) is compared with a threshold ``t``, and
+**s > t decides class 1** (the target, H_T); a score exactly at the threshold goes to class 0.
+This is the notes' rule (eq. 128: assign H_T if the llr is greater than the threshold) and the
+course labs', and it is the one rule of this module: `optimal_bayes_decisions`, `act_dcf`,
+`bayes_error_curve`, the threshold sweep of `min_dcf` / `min_dcf_sweep`, and the points of
+`roc_points` / `det_points` all count a score as accepted when it is strictly above ``t``. The
+other functions below refer to this paragraph.
+
+An *operating point* splits the sorted scores into rejected (low) and accepted (high) ones; tied
+scores are always on the same side. Its threshold, where one is reported, is the lowest ``t``
+that realises it: the highest rejected score (the largest score when every score is rejected),
+or -inf when every score is accepted. No threshold accepts a score of -inf (no ``t`` has
+``-inf > t``): with such scores the accept-all system (Pfn = 0, Pfp = 1) is not the decision of
+any threshold, but it stays available as the data-independent reference of the normalised DCF,
+reported with threshold -inf (see `min_dcf`). A score of +inf is accepted by every finite
+threshold and rejected by ``t = +inf``.
 
 Conventions
 -----------
 * Predictions ``pred`` and true labels ``L`` are 1-D integer arrays of the same length N with
   values 0..K-1. Confusion matrices follow the course: ``M[i, j]`` is the number of samples
   **predicted as class i whose true class is j** (rows = predictions, columns = true classes).
-* Binary tasks: class 1 is the target hypothesis H_T, class 0 the non-target H_F. A binary score
-  ``s`` (an LLR when the metric says so) is compared with a threshold ``t`` and **s >= t decides
-  class 1**. Binary metrics take the scores first, then the labels, then the application
-  ``(prior, Cfn, Cfp)``: ``min_dcf(llr, L, prior, Cfn, Cfp)``.
+* Binary tasks: class 1 is the target hypothesis H_T, class 0 the non-target H_F; labels are
+  0/1 (map -1/+1 labels with ``(L + 1) // 2``). Binary metrics take the scores first, then the
+  labels, then the application ``(prior, Cfn, Cfp)``: ``min_dcf(llr, L, prior, Cfn, Cfp)``.
 * Pfn (miss rate, false negative rate) is the fraction of targets decided 0; Pfp (false alarm
   rate, false positive rate) the fraction of non-targets decided 1; TPR = 1 - Pfn,
   TNR = 1 - Pfp (`binary_rates`, `fn_fp_rates`).
+* Functions that read the scores as LLRs (`optimal_bayes_decisions`, `act_dcf`,
+  `bayes_error_curve`, `cllr`) warn when every score lies in [0, 1]: those look like
+  probabilities, whose Bayes threshold is not the LLR's. Functions that only use the order of
+  the scores (`min_dcf`, `roc_points`, `eer`, ...) accept any scores.
 
-Definitions (section 7.1-7.2 of the MLPR notes)
+Definitions (sections 7.1-7.3 of the MLPR notes)
 ------------------------------------------------
-Bayes threshold and effective prior of the application :math:`(\pi, C_{fn}, C_{fp})`:
+Bayes threshold and effective prior of the application :math:`(\pi, C_{fn}, C_{fp})`
+(section 7.2):
 
 .. math::
 
@@ -24,7 +47,7 @@ Bayes threshold and effective prior of the application :math:`(\pi, C_{fn}, C_{f
     \tilde\pi = \frac{\pi C_{fn}}{\pi C_{fn} + (1 - \pi) C_{fp}} .
 
 Detection cost function, un-normalised and normalised by the cost of the best system that
-ignores the data (accept everything or reject everything):
+ignores the data (accept everything or reject everything) (section 7.2):
 
 .. math::
 
@@ -36,36 +59,38 @@ and (0.1, 1, 1) give the same value. Multiclass: the empirical Bayes risk
 :math:`\sum_c \pi_c / N_c \sum_{i \in c} C(a_i \mid c)`, normalised by
 :math:`\min_a \sum_c \pi_c C(a \mid c)` (`empirical_bayes_risk`).
 
-* **actDCF** (`act_dcf`): the normalised DCF of the decisions ``llr >= t`` taken with the Bayes
-  threshold, the scores being treated as calibrated log-likelihood ratios.
-* **minDCF** (`min_dcf`): the minimum normalised DCF over every threshold that changes a
-  decision, i.e. each distinct score value, plus -inf (accept all) and +inf (reject all). Tied
-  scores are always decided together, so the result does not depend on the order of the input,
-  it is invariant to any strictly increasing transform of the scores, and it never exceeds 1.
-  One sort and cumulative counts give all the operating points in O(N log N); many priors are
-  evaluated at once on the same sort (`bayes_error_curve`).
-* **ROC / DET** (`roc_points`, `det_points`): the operating points (Pfp, Ptp) or (Pfp, Pfn) at
-  the same set of thresholds, ordered by increasing Pfp (decreasing threshold).
-* **EER** (`eer`): the error rate where the ROC convex hull (ROCCH) crosses Pfn = Pfp. By LP
-  duality this is also the maximum over priors :math:`p` of the minimum Bayes error
-  :math:`\min_t [p P_{fn}(t) + (1 - p) P_{fp}(t)]` (BOSARIS's rocch EER). It is computed exactly
-  from the operating points, by cutting planes on that concave piecewise-linear function of
-  :math:`p`, with no interpolation.
+* **actDCF** (`act_dcf`, section 7.3): the normalised DCF of the Bayes decisions ``llr > t``
+  taken with the Bayes threshold, the scores being treated as calibrated log-likelihood ratios.
+* **minDCF** (`min_dcf`, section 7.3): the minimum normalised DCF over every threshold that
+  changes a decision (each distinct score value, and -inf), together with the two
+  data-independent systems (accept all, reject all), so it never exceeds 1. Tied scores are
+  always decided together, so the result does not depend on the order of the input and is
+  invariant to any strictly increasing transform of the scores. One sort and cumulative counts
+  give all the operating points in O(N log N); many priors are evaluated at once on the same
+  sort (`bayes_error_curve`). `min_dcf_sweep` is the plain textbook version (one DCF per
+  threshold), the reference the fast one is tested against.
+* **ROC / DET** (`roc_points`, `det_points`, section 7.1): the operating points (Pfp, Ptp) or
+  (Pfp, Pfn) at the same set of thresholds, ordered by increasing Pfp (decreasing threshold).
+* **EER** (`eer`, section 7.1): the notes' definition, the error rate at the threshold where
+  Pfn = Pfp on the empirical ROC (``method="threshold"``, the default; ``"raw"`` is its old
+  name). The empirical ROC is a staircase that need not cross Pfn = Pfp at any threshold: the
+  threshold where |Pfn - Pfp| is smallest is taken and the mean of Pfn and Pfp there reported.
 
 EER variants
 ------------
 Tools disagree on the EER of a finite score set, because the raw ROC is a staircase that need not
 cross Pfn = Pfp at any threshold (and with tied scores it jumps over the crossing in one step).
-BOSARIS and its descendants report the ROCCH crossing above (``method="rocch"``, the default);
-others take the threshold where |Pfn - Pfp| is smallest and report Pfn, Pfp, or their mean
-(``method="raw"`` here: the mean at that threshold); still others interpolate linearly along the
-raw ROC. The hull lies on or above the empirical ROC, so the ROCCH EER is never larger; the gap
-shrinks with the number of scores (about 2e-4 for 2 x 10^5 Gaussian scores per class, 6e-4 to
-9e-4 on the MNIST digit pairs of lecture 07 with about 2,000 test scores each, enough to move
-the average pairwise EER by 0.06-0.09 points: the course's published EERs are raw ones); on tied
-data (integer or rounded scores) they can differ by the size of a whole tie group, e.g. 1/3
-against 1/4 for targets {1, 1} and non-targets {0, 1}. ``eer(s, L, "rocch") - eer(s, L,
-"raw")`` measures the difference on given data.
+The notes and the course's published EERs take the threshold where |Pfn - Pfp| is smallest
+(``method="threshold"``, the default). BOSARIS and its descendants report where the ROC convex
+hull (ROCCH) crosses Pfn = Pfp (``method="rocch"``); by LP duality this is also the maximum over
+priors :math:`p` of the minimum Bayes error :math:`\min_t [p P_{fn}(t) + (1 - p) P_{fp}(t)]`,
+computed here exactly from the hull's vertices. Still others interpolate linearly along the raw
+ROC. Either of the first two can be the larger: on tied data (integer or rounded scores) they
+can differ by the size of a whole tie group, e.g. 1/4 at a threshold against 1/3 on the hull for
+targets {1, 1} and non-targets {0, 1}; on untied data the gap shrinks with the number of scores
+(about 2e-4 for 2 x 10^5 Gaussian scores per class, 6e-4 to 9e-4 on the MNIST digit pairs of
+lecture 07 with about 2,000 test scores each, enough to move their average EER by 0.06-0.09
+points). ``eer(s, L) - eer(s, L, "rocch")`` measures the difference on given data.
 
 Beyond the notes
 ----------------
@@ -80,6 +105,7 @@ Beyond the notes
 
 from __future__ import annotations
 
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -109,6 +135,7 @@ __all__ = [
     "dcf",
     "empirical_bayes_risk",
     "min_dcf",
+    "min_dcf_sweep",
     "act_dcf",
     "bayes_error_curve",
     "roc_points",
@@ -123,8 +150,6 @@ __all__ = [
 
 _LN2 = np.log(2.0)
 _CHUNK = 1 << 22  # elements of one (priors x operating points) block in min_dcf
-_EER_MAXIT = 200  # cutting-plane iterations before falling back to the PAV convex hull
-_EER_RTOL = 1e-12  # relative gap between the cutting-plane model and the true curve at the end
 _PRIOR_TOL = 1e-9  # tolerance on sum(priors) == 1 and on posterior columns summing to 1
 _POSTERIOR_TOL = 1e-6
 # a (K, K) confusion matrix of more classes than this is a mistake (labels that are not class
@@ -137,11 +162,28 @@ _MAX_CLASSES = 1 << 14
 
 
 def _check_pred_labels(pred, L) -> tuple[np.ndarray, np.ndarray]:
-    L = check_labels(L, name="L")
+    L = _labels(L, "L")
     if L.size == 0:
-        raise ValueError("L is empty: an error rate needs at least one sample")
+        raise ValueError("L is empty (0 labels): at least one sample is needed")
     pred = check_labels(pred, L.size, name="pred")
     return pred, L
+
+
+def _labels(L, name: str) -> np.ndarray:
+    """`check_labels`, with the remedy for -1/+1 labels in the message."""
+    try:
+        return check_labels(L, name=name)
+    except ValueError as exc:
+        try:
+            a = np.asarray(L, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise exc from None
+        if a.ndim == 1 and a.size and np.all((a == -1) | (a == 1)):
+            raise ValueError(
+                f"{exc}; {name} holds -1/+1 labels: map them to 0/1 first with "
+                f"{name} = ({name} + 1) // 2 (the target, +1, becomes class 1)"
+            ) from None
+        raise
 
 
 def _check_scores_1d(scores, name: str, *, allow_inf: bool = True) -> np.ndarray:
@@ -169,13 +211,17 @@ def _check_scores_1d(scores, name: str, *, allow_inf: bool = True) -> np.ndarray
 
 
 def _check_binary_labels(L, n: int, what: str, name: str = "L") -> np.ndarray:
-    """Labels 0/1 of length n with both classes present."""
-    L = check_labels(L, name=name)
+    """Labels 0/1 of length n with both classes present; ``what`` names the scores or
+    decisions they go with."""
+    L = _labels(L, name)
     if L.size != n:
         raise ValueError(
             f"{what} has {n} values but {name} has {L.size} labels: pass one label per score"
         )
-    if L.size and L.max() > 1:
+    if n == 0:
+        raise ValueError(f"{what} and {name} are empty (0 samples): a binary metric needs "
+                         f"samples of both classes")
+    if L.max() > 1:
         raise ValueError(
             f"{name} holds label {int(L.max())}: a binary metric needs labels 0 (non-target, "
             f"H_F) and 1 (target, H_T); select two classes or map the labels first"
@@ -189,6 +235,19 @@ def _check_binary_labels(L, n: int, what: str, name: str = "L") -> np.ndarray:
             f"only defined when both classes are present"
         )
     return L
+
+
+def _warn_if_probabilities(s: np.ndarray, name: str, caller: str) -> None:
+    """Warn when LLRs look like probabilities: every score in [0, 1], not all equal."""
+    if s.size > 1 and s.min() >= 0.0 and s.max() <= 1.0 and s.max() > s.min():
+        warnings.warn(
+            f"{caller}: every value of {name} lies in [0, 1]; these look like probabilities, "
+            f"not log-likelihood ratios, and the Bayes threshold of an LLR does not apply to "
+            f"them; pass llrs, e.g. log(p / (1 - p)) - log(pi / (1 - pi)) for target "
+            f"posteriors p computed under the prior pi",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def _check_binary(scores, L, name: str = "llr") -> tuple[np.ndarray, np.ndarray]:
@@ -248,12 +307,15 @@ def _check_cost(c, name: str) -> float:
     return v
 
 
-def _check_cost_matrix(costs, K: int | None = None, what: str = "") -> np.ndarray:
+def _check_cost_matrix(costs, K: int | None = None, what: str = "", *,
+                       binary_hint: bool = False) -> np.ndarray:
     C = _as_float_array(costs, "costs")
     if C.ndim != 2 or C.shape[0] != C.shape[1]:
+        hint = ("; for a binary task pass three numbers, empirical_bayes_risk(pred, L, prior, "
+                "Cfn, Cfp), or call dcf(pred, L, prior, Cfn, Cfp)") if binary_hint else ""
         raise ValueError(
             f"costs must be a square (K, K) matrix with costs[a, c] = cost of deciding a when "
-            f"the true class is c, got shape {C.shape}"
+            f"the true class is c, got shape {C.shape}{hint}"
         )
     if K is not None and C.shape[0] != K:
         raise ValueError(
@@ -354,27 +416,48 @@ def confusion_matrix(pred, L, K: int | None = None) -> np.ndarray:
     L : ndarray, shape (N,)
         True labels 0..K-1.
     K : int, optional
-        Number of classes; default ``max(pred.max(), L.max()) + 1``.
+        Number of classes. Default ``L.max() + 1``, the classes of the true labels; a predicted
+        label outside them is an error unless K is given (a classifier of K classes evaluated
+        on a test set that lacks the last ones: pass K).
 
     Returns
     -------
     M : ndarray of int64, shape (K, K)
         ``M[i, j] = #{n : pred[n] = i and L[n] = j}``; column j sums to the number of samples of
         class j, the diagonal holds the correct decisions.
+
+    Notes
+    -----
+    Section 7.1 of the MLPR notes.
     """
     pred, L = _check_pred_labels(pred, L)
     if K is None:
-        K = int(max(pred.max(), L.max())) + 1
+        K = int(L.max()) + 1
         if K > _MAX_CLASSES:
-            who = "pred" if pred.max() >= L.max() else "L"
             raise ValueError(
-                f"{who} holds label {K - 1}: a confusion matrix of {K} classes would need "
-                f"{K}^2 entries; labels must be class indices 0..K-1 (at most {_MAX_CLASSES} "
+                f"L holds label {K - 1}: a confusion matrix of {K} classes would need {K}^2 "
+                f"entries; labels must be class indices 0..K-1 (at most {_MAX_CLASSES} "
                 f"classes), re-code them with numpy.unique(L, return_inverse=True)"
             )
-    K = check_int(K, "K", low=1, high=_MAX_CLASSES)
-    check_labels(pred, name="pred", n_classes=K)
-    check_labels(L, name="L", n_classes=K)
+        if pred.max() >= K:
+            raise ValueError(
+                f"pred holds label {int(pred.max())} but the true labels L are 0..{K - 1}: pass "
+                f"the number of classes K explicitly (confusion_matrix(pred, L, K)) if class "
+                f"{int(pred.max())} exists, otherwise check pred"
+            )
+    else:
+        K = check_int(K, "K", low=1, high=_MAX_CLASSES)
+        for a, who in ((pred, "pred"), (L, "L")):
+            if a.max() >= K:
+                raise ValueError(
+                    f"{who} holds label {int(a.max())} but only {K} classes (0..{K - 1}) are "
+                    f"expected"
+                )
+    return _confusion_counts(pred, L, K)
+
+
+def _confusion_counts(pred: np.ndarray, L: np.ndarray, K: int) -> np.ndarray:
+    """M[i, j] = number of samples predicted i whose true class is j, by one bincount."""
     return np.bincount(pred * K + L, minlength=K * K).reshape(K, K)
 
 
@@ -453,8 +536,18 @@ def fn_fp_rates(pred, L) -> tuple[float, float]:
         for TPR and TNR).
     """
     pred, L = _check_binary_pred(pred, L)
-    r = binary_rates(confusion_matrix(pred, L, K=2))
-    return r["Pfn"], r["Pfp"]
+    n_fn, n_fp, nt, nn = _error_counts(pred == 1, L)
+    return n_fn / nt, n_fp / nn
+
+
+def _error_counts(accept: np.ndarray, L: np.ndarray) -> tuple[int, int, int, int]:
+    """Numbers of false negatives and false positives of the decisions ``accept`` (True =
+    class 1), and the numbers of targets and non-targets."""
+    tar = L == 1
+    nt = int(np.count_nonzero(tar))
+    n_fn = int(np.count_nonzero(tar & ~accept))  # targets decided 0
+    n_fp = int(np.count_nonzero(accept & ~tar))  # non-targets decided 1
+    return n_fn, n_fp, nt, L.size - nt
 
 
 # ------------------------------------------------------------------------------------------------
@@ -481,7 +574,7 @@ def effective_prior(prior, Cfn=1.0, Cfp=1.0):
 
     Notes
     -----
-    Section 7.1 of the MLPR notes: the application (:math:`\tilde\pi`, 1, 1) has the same Bayes
+    Section 7.2 of the MLPR notes: the application (:math:`\tilde\pi`, 1, 1) has the same Bayes
     decisions and the same normalised DCF as (:math:`\pi`, :math:`C_{fn}`, :math:`C_{fp}`).
 
     .. math:: \tilde\pi = \frac{\pi C_{fn}}{\pi C_{fn} + (1 - \pi) C_{fp}}
@@ -493,19 +586,24 @@ def effective_prior(prior, Cfn=1.0, Cfp=1.0):
 
 
 def _threshold(p: np.ndarray, Cfn: float, Cfp: float) -> np.ndarray:
-    # t = -log(pi Cfn / ((1 - pi) Cfp)), with log1p for priors close to 0
+    # section 7.2: t = -log(pi Cfn / ((1 - pi) Cfp)), with log1p for priors close to 0
     return np.log1p(-p) + np.log(Cfp) - np.log(p) - np.log(Cfn)
+
+
+def _accept(s: np.ndarray, t) -> np.ndarray:
+    """The decisions of the threshold t: True (class 1) where s > t (eq. 128)."""
+    return s > t  # eq. (128): strictly greater; s == t decides class 0
 
 
 def bayes_threshold(prior, Cfn=1.0, Cfp=1.0):
     r"""Bayes-optimal threshold on calibrated LLRs for the application (prior, Cfn, Cfp).
 
     Returns ``t`` (float, or an array for an array of priors) such that deciding class 1 when
-    ``llr >= t`` minimises the expected cost.
+    ``llr > t`` (the module's decision rule) minimises the expected cost.
 
     Notes
     -----
-    Section 7.1 of the MLPR notes:
+    Section 7.2 of the MLPR notes:
 
     .. math:: t = -\log \frac{\pi C_{fn}}{(1 - \pi) C_{fp}}
     """
@@ -520,7 +618,8 @@ def optimal_bayes_decisions(llr, prior, Cfn=1.0, Cfp=1.0) -> np.ndarray:
     Parameters
     ----------
     llr : ndarray, shape (N,)
-        Log-likelihood ratios ``log f(x|1) - log f(x|0)``; +-inf allowed, NaN not.
+        Log-likelihood ratios ``log f(x|1) - log f(x|0)``; +-inf allowed, NaN not. A warning is
+        issued when every value lies in [0, 1] (probabilities, not llrs).
     prior : float
         Target prior in (0, 1).
     Cfn, Cfp : float
@@ -529,19 +628,26 @@ def optimal_bayes_decisions(llr, prior, Cfn=1.0, Cfp=1.0) -> np.ndarray:
     Returns
     -------
     ndarray of int64, shape (N,)
-        1 where ``llr >= t`` (`bayes_threshold`), else 0.
+        1 where ``llr > t`` (`bayes_threshold`), else 0: an llr exactly at the threshold is
+        decided 0 (the module's decision rule).
 
     Notes
     -----
-    Section 7.1 of the MLPR notes: decide :math:`H_T` when
-    :math:`\pi C_{fn} f(x|H_T) \ge (1 - \pi) C_{fp} f(x|H_F)`, i.e. :math:`\mathrm{llr} \ge t`.
+    Section 7.2 of the MLPR notes, eq. (128): decide :math:`H_T` when
+    :math:`\pi C_{fn} f(x|H_T) > (1 - \pi) C_{fp} f(x|H_F)`, i.e.
+
+    .. math:: \mathrm{llr}(x) > t = -\log \frac{\pi C_{fn}}{(1 - \pi) C_{fp}} .
+
+    At equality both decisions have the same expected cost; the notes (and mlpr) decide
+    :math:`H_F`.
     """
     s = _check_scores_1d(llr, "llr")
     p = _check_prior(prior)
     if p.ndim != 0:
         raise ValueError("prior must be a single number here: one application at a time")
     t = _threshold(p, _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp"))
-    return (s >= t).astype(np.int64)
+    _warn_if_probabilities(s, "llr", "optimal_bayes_decisions")
+    return _accept(s, t).astype(np.int64)
 
 
 def uniform_cost_matrix(K: int) -> np.ndarray:
@@ -569,7 +675,7 @@ def expected_costs(log_posteriors, costs) -> np.ndarray:
 
     Notes
     -----
-    Section 7.1 of the MLPR notes (multiclass Bayes decisions):
+    Section 7.2 of the MLPR notes (multiclass Bayes decisions):
 
     .. math:: \mathcal{C}(a \mid x) = \sum_c C(a \mid c) P(c \mid x)
     """
@@ -597,7 +703,8 @@ def bayes_decisions(log_posteriors, costs) -> np.ndarray:
 
     Notes
     -----
-    Classes are numbered from 0 here and from 1 in the notes: the notes' worked example (costs
+    Section 7.2 of the MLPR notes. Classes are numbered from 0 here and from 1 in the notes: the
+    notes' worked example (costs
     [[0, 1, 2], [1, 0, 1], [2, 1, 0]], posteriors (0.40, 0.25, 0.35), expected costs
     (0.95, 0.75, 1.05)) decides the notes' "class 2", which is index 1 here.
     """
@@ -616,9 +723,9 @@ def _dcf_from_counts(n_fn, n_fp, nt: int, nn: int, p: np.ndarray, Cfn: float, Cf
     b = (1.0 - p) * Cfp
     Pfn = np.asarray(n_fn) / nt
     Pfp = np.asarray(n_fp) / nn
-    out = a * Pfn + b * Pfp  # eq. DCF_u = pi Cfn Pfn + (1 - pi) Cfp Pfp
+    out = a * Pfn + b * Pfp  # section 7.2: DCF_u = pi Cfn Pfn + (1 - pi) Cfp Pfp
     if normalize:
-        out = out / np.minimum(a, b)  # eq. cost of the best data-independent system
+        out = out / np.minimum(a, b)  # the cost of the best data-independent system
     return out
 
 
@@ -645,7 +752,7 @@ def dcf(pred, L, prior, Cfn=1.0, Cfp=1.0, normalize: bool = True):
 
     Notes
     -----
-    Section 7.1 of the MLPR notes:
+    Section 7.2 of the MLPR notes (the course's empirical Bayes risk of binary decisions):
 
     .. math::
 
@@ -656,15 +763,16 @@ def dcf(pred, L, prior, Cfn=1.0, Cfp=1.0, normalize: bool = True):
     p = _check_prior(prior)
     Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
     normalize = check_bool(normalize, "normalize")
-    nt = int(np.count_nonzero(L))
-    nn = L.size - nt
-    n_fn = int(np.count_nonzero((pred == 0) & (L == 1)))
-    n_fp = int(np.count_nonzero((pred == 1) & (L == 0)))
+    n_fn, n_fp, nt, nn = _error_counts(pred == 1, L)
     return _as_result(_dcf_from_counts(n_fn, n_fp, nt, nn, p, Cfn, Cfp, normalize), p.ndim == 0)
 
 
-def empirical_bayes_risk(pred, L, priors, costs, normalize: bool = True) -> float:
+def empirical_bayes_risk(pred, L, priors, costs, Cfp=None, normalize: bool = True):
     r"""Empirical Bayes risk (multiclass DCF) of decisions for the application (priors, costs).
+
+    Two forms: ``empirical_bayes_risk(pred, L, priors, costs)`` for K classes, and the binary
+    form of the course's labs, ``empirical_bayes_risk(pred, L, prior, Cfn, Cfp)`` with three
+    numbers, equal to ``dcf(pred, L, prior, Cfn, Cfp)``.
 
     Parameters
     ----------
@@ -672,10 +780,14 @@ def empirical_bayes_risk(pred, L, priors, costs, normalize: bool = True) -> floa
         Decisions 0..K-1.
     L : ndarray, shape (N,)
         True labels 0..K-1; every class with a positive prior must have a sample.
-    priors : array_like, shape (K,)
-        Class priors in [0, 1] summing to 1.
-    costs : array_like, shape (K, K)
-        ``costs[a, c]`` = cost of deciding a when the true class is c (>= 0); K is its size.
+    priors : array_like, shape (K,), or float
+        Class priors in [0, 1] summing to 1; or, in the binary form, the target prior
+        :math:`\pi` in (0, 1).
+    costs : array_like, shape (K, K), or float
+        ``costs[a, c]`` = cost of deciding a when the true class is c (>= 0); K is its size. In
+        the binary form, the cost Cfn of a false negative.
+    Cfp : float, optional
+        The binary form only: the cost of a false positive (default 1 there).
     normalize : bool
         Divide by the risk of the best data-independent system, ``min_a sum_c pi_c C(a|c)``.
 
@@ -685,7 +797,7 @@ def empirical_bayes_risk(pred, L, priors, costs, normalize: bool = True) -> floa
 
     Notes
     -----
-    Section 7.1 of the MLPR notes, with :math:`R_{ac} = M_{ac} / N_c` the confusion matrix
+    Section 7.2 of the MLPR notes, with :math:`R_{ac} = M_{ac} / N_c` the confusion matrix
     normalised per true class:
 
     .. math::
@@ -694,32 +806,42 @@ def empirical_bayes_risk(pred, L, priors, costs, normalize: bool = True) -> floa
                     = \sum_c \pi_c \sum_a R_{ac} C(a \mid c),
         \qquad \mathcal{B}_{norm} = \frac{\mathcal{B}}{\min_a \sum_c \pi_c C(a \mid c)}
 
-    With K = 2, ``priors = (1 - pi, pi)`` and ``costs = [[0, Cfn], [Cfp, 0]]`` this is `dcf`.
+    With K = 2, ``priors = (1 - pi, pi)`` and ``costs = [[0, Cfn], [Cfp, 0]]`` this is `dcf`,
+    which the binary form calls.
 
     The normalised risk needs correct decisions to cost nothing (a zero diagonal), so that
     perfect decisions score 0 and the best data-independent system 1; subtracting the diagonal
     from each column, ``costs - numpy.diag(costs)``, changes no decision.
     """
-    C = _check_cost_matrix(costs)
+    normalize = check_bool(normalize, "normalize")
+    if np.ndim(priors) == 0 and np.ndim(costs) == 0 and not isinstance(priors, (str, bytes)):
+        # the binary form (pred, L, prior, Cfn, Cfp)
+        return dcf(pred, L, priors, costs, 1.0 if Cfp is None else Cfp, normalize)
+    if Cfp is not None:
+        raise TypeError(
+            f"Cfp (the fifth argument, {Cfp!r}) belongs to the binary form "
+            f"empirical_bayes_risk(pred, L, prior, Cfn, Cfp) with three numbers; with priors of "
+            f"K classes and a (K, K) costs matrix pass normalize by keyword, normalize=..."
+        )
+    C = _check_cost_matrix(costs, binary_hint=True)
     K = C.shape[0]
     pi = _check_class_priors(priors, K)
-    normalize = check_bool(normalize, "normalize")
     pred, L = _check_pred_labels(pred, L)
-    check_labels(pred, name="pred", n_classes=K)
-    check_labels(L, name="L", n_classes=K)
-    M = confusion_matrix(pred, L, K)
-    Nc = M.sum(axis=0)
+    for a, who in ((pred, "pred"), (L, "L")):
+        if a.max() >= K:
+            raise ValueError(
+                f"{who} holds label {int(a.max())} but only {K} classes (0..{K - 1}) are "
+                f"expected (costs is ({K}, {K}))"
+            )
+    Nc = np.bincount(L, minlength=K)
     missing = np.flatnonzero((pi > 0) & (Nc == 0))
     if missing.size:
         c = int(missing[0])
         raise ValueError(
             f"class {c} has prior {pi[c]:g} but no sample in L: its error rates are undefined"
         )
-    R = M / np.maximum(Nc, 1)  # R[a, c] = fraction of class c decided a
-    risk = float(np.sum(pi * np.sum(C * R, axis=0)))  # eq. sum_c pi_c sum_a R_ac C(a|c)
     if normalize:
-        dummy = float(np.min(C @ pi))  # eq. min_a sum_c pi_c C(a|c)
-        if dummy == 0.0:
+        if float(np.min(C @ pi)) == 0.0:
             raise ValueError(
                 "the best data-independent decision has zero expected cost for these priors "
                 "and costs: the normalised risk is undefined; use normalize=False"
@@ -732,7 +854,15 @@ def empirical_bayes_risk(pred, L, priors, costs, normalize: bool = True) -> floa
                 f"each column, costs - numpy.diag(costs) (no decision changes), or pass "
                 f"normalize=False"
             )
-        risk /= dummy
+    return _bayes_risk(_confusion_counts(pred, L, K), pi, C, normalize)
+
+
+def _bayes_risk(M: np.ndarray, pi: np.ndarray, C: np.ndarray, normalize: bool) -> float:
+    """Section 7.2: the empirical Bayes risk of the confusion matrix M, and its normalised form."""
+    R = M / np.maximum(M.sum(axis=0), 1)  # R[a, c] = fraction of class c decided a
+    risk = float(np.sum(pi * np.sum(C * R, axis=0)))  # sum_c pi_c sum_a R_ac C(a|c)
+    if normalize:
+        risk /= float(np.min(C @ pi))  # min_a sum_c pi_c C(a|c): the best dummy system
     return risk
 
 
@@ -797,18 +927,18 @@ def _errors(R: _Ranked, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _split_thresholds(R: _Ranked, j: np.ndarray) -> np.ndarray:
-    """The threshold of split j: the lowest accepted score, -inf for j = 0, +inf for j = N."""
-    N = R.s.size
-    t = R.s[np.minimum(j, N - 1)].copy()
+    """The lowest threshold t whose decisions ``s > t`` realise split j: the highest rejected
+    score s[j - 1], or -inf for j = 0 (accept all; not realised by any t if a score is -inf)."""
+    t = R.s[np.maximum(j - 1, 0)].copy()
     t[j == 0] = -np.inf
-    t[j == N] = np.inf
     return t
 
 
 def _argmin_dcf(n_fn: np.ndarray, n_fp: np.ndarray, R: _Ranked, p: np.ndarray, Cfn: float,
                 Cfp: float) -> np.ndarray:
-    """For each prior, the index of the operating point of least DCF, vectorised over priors in
-    blocks of about ``_CHUNK`` elements (the sort is shared by all priors)."""
+    """For each prior, the index of the operating point of least DCF (the first one on ties),
+    vectorised over priors in blocks of about ``_CHUNK`` elements (the sort is shared by all
+    priors)."""
     Pfn = n_fn / R.nt
     Pfp = n_fp / R.nn
     a = p * Cfn
@@ -829,7 +959,9 @@ def _argmin_dcf(n_fn: np.ndarray, n_fp: np.ndarray, R: _Ranked, p: np.ndarray, C
 
 
 def _min_dcf_ranked(R: _Ranked, p: np.ndarray, Cfn: float, Cfp: float):
-    j = _candidates(R, _splits(R))
+    j = _candidates(R, _splits(R))  # ascending: the first minimum has the lowest threshold
+    if R.s[0] == -np.inf:  # accept-all is no threshold's decision: last, chosen only if best
+        j = np.roll(j, -1)
     n_fn, n_fp = _errors(R, j)
     k = _argmin_dcf(n_fn, n_fp, R, p, Cfn, Cfp)
     val = _dcf_from_counts(n_fn[k], n_fp[k], R.nt, R.nn, p, Cfn, Cfp, True)
@@ -838,7 +970,7 @@ def _min_dcf_ranked(R: _Ranked, p: np.ndarray, Cfn: float, Cfp: float):
 
 def _act_dcf_ranked(R: _Ranked, p: np.ndarray, Cfn: float, Cfp: float) -> np.ndarray:
     t = _threshold(p, Cfn, Cfp)
-    k = np.searchsorted(R.s, t, side="left")  # number of scores < t: the rejected ones
+    k = np.searchsorted(R.s, t, side="right")  # the scores <= t are rejected (s > t accepted)
     n_fn, n_fp = _errors(R, k)
     return _dcf_from_counts(n_fn, n_fp, R.nt, R.nn, p, Cfn, Cfp, True)
 
@@ -857,26 +989,40 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
     Cfn, Cfp : float
         Positive error costs.
     return_threshold : bool
-        Also return a threshold ``t`` attaining the minimum (decisions ``llr >= t``): -inf means
-        accept everything, +inf reject everything, otherwise it is the lowest accepted score. On
-        ties between thresholds the lowest one is returned.
+        Also return the lowest threshold ``t`` whose decisions ``llr > t`` (the module's rule)
+        attain the minimum: ``dcf((llr > t).astype(int), L, prior, Cfn, Cfp)`` equals the
+        returned minDCF exactly. ``t`` is the highest rejected score (the largest score when
+        rejecting everything is best), or -inf when accepting everything is best.
 
     Returns
     -------
     minDCF : float, or ndarray of shape (P,)
+        In [0, 1].
     threshold : float or ndarray of shape (P,), only if ``return_threshold``
 
     Notes
     -----
-    Section 7.2 of the MLPR notes: the normalised DCF (`dcf`) of the decisions ``llr >= t`` is
-    minimised over every ``t`` that changes a decision, i.e. every distinct score value and
-    +-inf. The scores are sorted once; Pfn and Pfp at every split between distinct values come
-    from cumulative counts, so tied scores are decided together, the result is independent of
-    the input order and of any strictly increasing transform of the scores, and it is at most 1
-    (the accept-all and reject-all systems are included). Cost O(N log N + P N').
+    Section 7.3 of the MLPR notes: the normalised DCF (`dcf`) of the decisions ``llr > t`` is
+    minimised over every ``t`` that changes a decision, i.e. -inf and every distinct score
+    value, and over the two data-independent systems (accept all, reject all), whose better one
+    costs exactly 1, so minDCF <= 1. `min_dcf_sweep` computes the same number the textbook way,
+    one DCF per threshold; here the scores are sorted once, Pfn and Pfp at every split between
+    distinct values come from cumulative counts, and only the splits that can be optimal (the
+    corners of the ROC staircase) are compared: cost O(N log N + P N'). Tied scores are decided
+    together, so the result is independent of the input order and of any strictly increasing
+    transform of the scores.
 
-    If some scores are +inf, no finite threshold rejects them; the reject-all system is still
-    included (reported with threshold +inf) as the data-independent reference.
+    Corner cases:
+
+    * all scores equal: only the data-independent systems remain, minDCF = 1;
+    * +inf scores: ``t = +inf`` (or the largest score) rejects everything, a finite ``t`` accepts
+      them;
+    * -inf scores: no threshold accepts them (``-inf > t`` is false for every ``t``), so the
+      accept-all system is not the decision of any threshold; it still counts as a
+      data-independent system. If a *target* is scored -inf and accepting everything is
+      strictly best (an effective prior above 1/2 and scores that rank badly), minDCF is 1,
+      reported with threshold -inf, whose decisions ``llr > -inf`` reject the -inf scores and
+      cost more: the only case where the returned threshold does not attain the minimum.
     """
     s, L = _check_binary(llr, L)
     p = _check_prior(prior)
@@ -889,13 +1035,63 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
     return _as_result(val, scalar)
 
 
+def min_dcf_sweep(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
+    r"""Minimum normalised DCF by the textbook sweep: one DCF per threshold (the reference).
+
+    Same parameters and results as `min_dcf` for one prior; slower (O(N) per threshold, O(N^2)
+    in all), written as the course's labs do it so that a reader can check `min_dcf` against it.
+
+    Parameters
+    ----------
+    llr : ndarray, shape (N,)
+        Scores; +-inf allowed, NaN not.
+    L : ndarray, shape (N,)
+        Labels 0/1, both classes present.
+    prior : float
+        Target prior in (0, 1).
+    Cfn, Cfp : float
+        Positive error costs.
+    return_threshold : bool
+        Also return the lowest threshold attaining the minimum (as `min_dcf`).
+
+    Returns
+    -------
+    minDCF : float
+    threshold : float, only if ``return_threshold``
+
+    Notes
+    -----
+    Section 7.3 of the MLPR notes: for every threshold t in -inf and the sorted distinct scores,
+    take the decisions ``llr > t`` (eq. 128), count the errors, compute the normalised DCF
+    (`dcf`), and keep the smallest; the accept-all system is added as a data-independent
+    reference (threshold -inf), so that the result never exceeds 1 even when some scores are
+    -inf (reject-all is the threshold at the largest score).
+    """
+    s, L = _check_binary(llr, L)
+    p = _check_prior(prior)
+    if p.ndim != 0:
+        raise ValueError("prior must be a single number here: one application at a time")
+    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    return_threshold = check_bool(return_threshold, "return_threshold")
+    systems = [(t, _accept(s, t)) for t in [-np.inf, *np.unique(s)]]  # ascending thresholds
+    systems.append((-np.inf, np.ones(s.size, dtype=bool)))  # accept all, even -inf scores
+    best, best_t = np.inf, np.nan
+    for t, accept in systems:
+        n_fn, n_fp, nt, nn = _error_counts(accept, L)
+        d = float(_dcf_from_counts(n_fn, n_fp, nt, nn, p, Cfn, Cfp, True))
+        if d < best:  # strictly: the first (lowest) threshold wins ties
+            best, best_t = d, float(t)
+    return (best, best_t) if return_threshold else best
+
+
 def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
     r"""Actual normalised DCF: the DCF of the Bayes decisions taken on the scores as LLRs.
 
     Parameters
     ----------
     llr : ndarray, shape (N,)
-        Log-likelihood ratios; +-inf allowed, NaN not.
+        Log-likelihood ratios; +-inf allowed, NaN not. A warning is issued when every value lies
+        in [0, 1] (probabilities, not llrs).
     L : ndarray, shape (N,)
         Labels 0/1, both classes present.
     prior : float or array_like, shape (P,)
@@ -909,20 +1105,18 @@ def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
 
     Notes
     -----
-    Section 7.2 of the MLPR notes: ``dcf(optimal_bayes_decisions(llr, prior, Cfn, Cfp), L,
-    prior, Cfn, Cfp)``, with decisions ``llr >= t``, :math:`t = -\log \frac{\pi C_{fn}}{(1 -
-    \pi) C_{fp}}`. ``act_dcf - min_dcf >= 0`` is the calibration loss.
+    Section 7.3 of the MLPR notes: ``dcf(optimal_bayes_decisions(llr, prior, Cfn, Cfp), L,
+    prior, Cfn, Cfp)``, with decisions ``llr > t`` (the module's rule; an llr equal to t is
+    decided 0), :math:`t = -\log \frac{\pi C_{fn}}{(1 - \pi) C_{fp}}`. ``act_dcf - min_dcf >= 0``
+    is the calibration loss.
     """
     s, L = _check_binary(llr, L)
     p = _check_prior(prior)
     Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    _warn_if_probabilities(s, "llr", "act_dcf")
     if p.ndim == 0:  # one application: O(N), no sort
-        t = _threshold(p, Cfn, Cfp)
-        tar = L == 1
-        n_fn = int(np.count_nonzero(tar & (s < t)))
-        n_fp = int(np.count_nonzero(~tar & (s >= t)))
-        nt = int(np.count_nonzero(tar))
-        return float(_dcf_from_counts(n_fn, n_fp, nt, L.size - nt, p, Cfn, Cfp, True))
+        n_fn, n_fp, nt, nn = _error_counts(_accept(s, _threshold(p, Cfn, Cfp)), L)
+        return float(_dcf_from_counts(n_fn, n_fp, nt, nn, p, Cfn, Cfp, True))
     return _act_dcf_ranked(_rank(s, L), p, Cfn, Cfp)
 
 
@@ -932,7 +1126,8 @@ def bayes_error_curve(llr, L, prior_log_odds):
     Parameters
     ----------
     llr : ndarray, shape (N,)
-        Log-likelihood ratios; +-inf allowed, NaN not.
+        Log-likelihood ratios; +-inf allowed, NaN not. A warning is issued when every value lies
+        in [0, 1] (probabilities, not llrs).
     L : ndarray, shape (N,)
         Labels 0/1, both classes present.
     prior_log_odds : array_like, shape (P,)
@@ -944,13 +1139,14 @@ def bayes_error_curve(llr, L, prior_log_odds):
     -------
     prior_log_odds : ndarray, shape (P,)
     act : ndarray, shape (P,)
-        ``act_dcf(llr, L, pi)`` at each effective prior, with Cfn = Cfp = 1.
+        ``act_dcf(llr, L, pi)`` at each effective prior, with Cfn = Cfp = 1 (decisions
+        ``llr > -x``, the module's rule).
     minimum : ndarray, shape (P,)
         ``min_dcf(llr, L, pi)`` at each effective prior.
 
     Notes
     -----
-    Section 7.2 of the MLPR notes. The scores are sorted once for all priors; the results equal
+    Section 7.3 of the MLPR notes. The scores are sorted once for all priors; the results equal
     the per-prior calls to `act_dcf` and `min_dcf` exactly.
     """
     s, L = _check_binary(llr, L)
@@ -959,13 +1155,14 @@ def bayes_error_curve(llr, L, prior_log_odds):
         raise ValueError(f"prior_log_odds must be a 1-D array, got shape {x.shape}")
     if not np.all(np.isfinite(x)):
         raise ValueError("prior_log_odds contains NaN or infinite values")
-    pi = 1.0 / (1.0 + np.exp(-x))  # eq. effective prior from its log-odds
+    pi = 1.0 / (1.0 + np.exp(-x))  # the effective prior of the log-odds x
     if np.any((pi <= 0.0) | (pi >= 1.0)):
         bad = x[(pi <= 0.0) | (pi >= 1.0)][0]
         raise ValueError(
             f"prior_log_odds = {bad!r} gives an effective prior of 0 or 1 in float64: keep "
             f"|prior_log_odds| below about 36"
         )
+    _warn_if_probabilities(s, "llr", "bayes_error_curve")
     R = _rank(s, L)
     minimum, _ = _min_dcf_ranked(R, pi, 1.0, 1.0)
     return x, _act_dcf_ranked(R, pi, 1.0, 1.0), minimum
@@ -985,7 +1182,7 @@ def roc_points(scores, L, return_thresholds: bool = False):
     L : ndarray, shape (N,)
         Labels 0/1, both classes present.
     return_thresholds : bool
-        Also return the thresholds (decisions ``scores >= t``).
+        Also return the thresholds (decisions ``scores > t``, the module's rule).
 
     Returns
     -------
@@ -994,9 +1191,15 @@ def roc_points(scores, L, return_thresholds: bool = False):
     Ptp : ndarray, shape (M,)
         True positive rate = 1 - Pfn, non-decreasing from 0 to 1.
     thresholds : ndarray, shape (M,), only if ``return_thresholds``
-        Decreasing: +inf (reject all, the point (0, 0)), then each distinct score value from
-        the largest down to the second lowest, then -inf (accept all, the point (1, 1), the
-        decisions of the lowest score too). M = number of distinct scores + 1.
+        Decreasing: the distinct score values from the largest (``scores > max`` rejects all,
+        the point (0, 0)) to the smallest, then -inf (accept all, the point (1, 1)). Point m is
+        the decisions ``scores > thresholds[m]``. M = number of distinct scores + 1.
+
+    Notes
+    -----
+    Section 7.1 of the MLPR notes. If some scores are -inf, no threshold accepts them: the last
+    point (1, 1) is then the data-independent accept-all system, listed with threshold -inf like
+    the point before it (which rejects exactly the -inf scores).
     """
     s, L = _check_binary(scores, L, "scores")
     return_thresholds = check_bool(return_thresholds, "return_thresholds")
@@ -1013,9 +1216,9 @@ def roc_points(scores, L, return_thresholds: bool = False):
 def det_points(scores, L, return_thresholds: bool = False):
     """DET operating points (Pfp, Pfn) at every threshold that changes a decision.
 
-    Same points and order as `roc_points` (Pfp non-decreasing, Pfn non-increasing), with the
-    miss rate ``Pfn = 1 - Ptp`` instead of the true positive rate; `mlpr.plots.plot_det` draws
-    them on normal-deviate (probit) axes.
+    Same points, thresholds and order as `roc_points` (Pfp non-decreasing, Pfn non-increasing),
+    with the miss rate ``Pfn = 1 - Ptp`` instead of the true positive rate; `mlpr.plots.plot_det`
+    draws them on normal-deviate (probit) axes. Section 7.1 of the MLPR notes.
     """
     out = roc_points(scores, L, return_thresholds)
     return (out[0], 1.0 - out[1]) + tuple(out[2:])
@@ -1124,7 +1327,8 @@ def roc_convex_hull(scores, L) -> tuple[np.ndarray, np.ndarray]:
     The lower-left convex hull of the (Pfp, Pfn) operating points: every DCF is minimised at one
     of its vertices, and it crosses Pfn = Pfp at the rocch EER. Computed with `pav` on the target
     fraction of each tie group in score order: the PAV blocks are the hull's segments. Collinear
-    points between blocks of equal value may appear as vertices.
+    points between blocks of equal value may appear as vertices. Beyond the notes (BOSARIS's
+    ROCCH); `eer` with ``method="rocch"`` uses it.
 
     Returns
     -------
@@ -1140,47 +1344,32 @@ def roc_convex_hull(scores, L) -> tuple[np.ndarray, np.ndarray]:
     return n_fp / R.nn, n_fn / R.nt
 
 
-def _eer_from_hull(R: _Ranked) -> float:
-    n_fn, n_fp = _errors(R, _hull_splits(R))  # ascending splits: Pfn up, Pfp down
-    a, b = n_fn / R.nt, n_fp / R.nn
-    d = a - b  # non-decreasing from -1 to +1
-    k = int(np.argmax(d >= 0))
-    if d[k] == 0:
-        return float(a[k])
-    u = -d[k - 1] / (d[k] - d[k - 1])  # where the segment crosses Pfn = Pfp
-    return float(a[k - 1] + u * (a[k] - a[k - 1]))
+def _eer_threshold(R: _Ranked) -> float:
+    """Section 7.1: the mean of Pfn and Pfp at the first (lowest-threshold) operating point
+    where |Pfn - Pfp| is smallest."""
+    n_fn, n_fp = _errors(R, _splits(R))
+    Pfn, Pfp = n_fn / R.nt, n_fp / R.nn
+    k = int(np.argmin(np.abs(Pfn - Pfp)))
+    return float(0.5 * (Pfn[k] + Pfp[k]))
 
 
 def _eer_rocch(R: _Ranked) -> float:
-    r"""max_p min_j [p Pfn_j + (1 - p) Pfp_j] by cutting planes on the candidate points.
-
-    Each point j is a line :math:`\ell_j(p) = P_{fp,j} + p (P_{fn,j} - P_{fp,j})`; the curve is
-    their lower envelope, concave. Keep the best line of positive slope and the best of
-    negative slope (initially reject-all, :math:`\ell = p`, and accept-all, :math:`1 - p`);
-    their crossing :math:`\hat p` maximises this two-line upper model. If the envelope at
-    :math:`\hat p` reaches the model, :math:`\hat p` is optimal; otherwise the line attaining
-    the envelope replaces the one of its slope sign, and the model's maximum strictly decreases.
-    """
-    j = _candidates(R, _splits(R))
-    n_fn, n_fp = _errors(R, j)
-    a, b = n_fn / R.nt, n_fp / R.nn
-    d = a - b
-    im, ip = 0, a.size - 1  # accept all (slope -1), reject all (slope +1)
-    for _ in range(_EER_MAXIT):
-        p = (b[im] - b[ip]) / (d[ip] - d[im])
-        vals = b + p * d
-        k = int(vals.argmin())
-        upper = min(vals[ip], vals[im])
-        if vals[k] >= upper * (1.0 - _EER_RTOL) or d[k] == 0:
-            return float(vals[k])
-        if d[k] > 0:
-            ip = k
-        else:
-            im = k
-    return _eer_from_hull(R)  # safety net (about 10 iterations suffice for 10^6 scores)
+    """Where the ROC convex hull crosses Pfn = Pfp: on the hull's vertices (ascending splits,
+    Pfn rising and Pfp falling), the segment on which Pfn - Pfp changes sign."""
+    n_fn, n_fp = _errors(R, _hull_splits(R))
+    Pfn, Pfp = n_fn / R.nt, n_fp / R.nn
+    d = Pfn - Pfp  # non-decreasing from -1 (accept all) to +1 (reject all)
+    k = int(np.argmax(d >= 0))
+    if d[k] == 0:
+        return float(Pfn[k])
+    u = -d[k - 1] / (d[k] - d[k - 1])  # the fraction of the segment where Pfn = Pfp
+    return float(Pfn[k - 1] + u * (Pfn[k] - Pfn[k - 1]))
 
 
-def eer(scores, L, method: str = "rocch") -> float:
+_EER_METHODS = {"threshold": _eer_threshold, "raw": _eer_threshold, "rocch": _eer_rocch}
+
+
+def eer(scores, L, method: str = "threshold") -> float:
     r"""Equal error rate of binary scores.
 
     Parameters
@@ -1189,43 +1378,48 @@ def eer(scores, L, method: str = "rocch") -> float:
         Scores, larger = more target-like; +-inf allowed, NaN not.
     L : ndarray, shape (N,)
         Labels 0/1, both classes present.
-    method : {"rocch", "raw"}
-        ``"rocch"`` (default): where the ROC convex hull crosses Pfn = Pfp, equal to the maximum
-        over priors of the minimum Bayes error (BOSARIS's definition). ``"raw"``: the mean of
-        Pfn and Pfp at the threshold where |Pfn - Pfp| is smallest (the lowest such threshold on
-        ties), as several other tools report it.
+    method : {"threshold", "raw", "rocch"}
+        ``"threshold"`` (default; ``"raw"`` is an alias, its former name): the notes' EER, the
+        error rate at the threshold where Pfn = Pfp on the empirical ROC. As the empirical ROC
+        is a staircase, the threshold (operating point of `roc_points`) where |Pfn - Pfp| is
+        smallest is taken (the lowest one on ties) and the mean of Pfn and Pfp there returned;
+        the course's published EERs are computed so. ``"rocch"``: where the ROC convex hull
+        crosses Pfn = Pfp, equal to the maximum over priors of the minimum Bayes error
+        (BOSARIS's definition; the default of earlier mlpr versions).
 
     Returns
     -------
     float
         In [0, 0.5] for ``"rocch"`` (the hull contains the accept-all and reject-all points);
-        ``"raw"`` can exceed 0.5 for scores that rank the classes the wrong way.
+        ``"threshold"`` can exceed 0.5 for scores that rank the classes the wrong way.
 
     Notes
     -----
-    Section 7.2 of the MLPR notes. ``"rocch"``:
+    Section 7.1 of the MLPR notes. ``"threshold"``: with the operating points
+    :math:`(P_{fn}(t), P_{fp}(t))` of the thresholds t,
 
     .. math::
 
-        \mathrm{EER} = \max_{p \in [0, 1]} \min_t \left[ p P_{fn}(t) + (1 - p) P_{fp}(t) \right]
-                     = \max_p \; \mathrm{minDCF}(p) \min(p, 1 - p)
+        t^* = \arg\min_t |P_{fn}(t) - P_{fp}(t)|, \qquad
+        \mathrm{EER} = \tfrac12 \left[ P_{fn}(t^*) + P_{fp}(t^*) \right] .
 
-    (the minimum of a linear function over the hull, by LP duality), computed exactly by
-    cutting planes on the operating points after one sort; it is invariant to the order of the
-    input and to strictly increasing transforms of the scores. ``"raw"`` can differ from it by
-    up to the size of a tie group divided by the class count (see the module docstring);
-    ``eer(s, L, "rocch") - eer(s, L, "raw")`` shows by how much on given data.
+    ``"rocch"`` (beyond the notes):
+
+    .. math::
+
+        \mathrm{EER}_{rocch} = \max_{p \in [0, 1]} \min_t \left[ p P_{fn}(t) + (1 - p)
+        P_{fp}(t) \right] = \max_p \; \mathrm{minDCF}(p) \min(p, 1 - p)
+
+    (the minimum of a linear function over the hull, by LP duality), computed exactly where
+    the hull (`roc_convex_hull`) crosses the diagonal. Both are invariant to the order of the
+    input and to strictly increasing transforms of the scores; they can differ by up to the
+    size of a tie group divided by the class count (see the module docstring):
+    ``eer(s, L) - eer(s, L, "rocch")`` shows by how much on given data.
     """
-    if not isinstance(method, str) or method not in ("rocch", "raw"):
-        raise ValueError(f"method must be 'rocch' or 'raw', got {method!r}")
+    if not isinstance(method, str) or method not in _EER_METHODS:
+        raise ValueError(f"method must be 'threshold' (alias 'raw') or 'rocch', got {method!r}")
     s, L = _check_binary(scores, L, "scores")
-    R = _rank(s, L)
-    if method == "rocch":
-        return _eer_rocch(R)
-    n_fn, n_fp = _errors(R, _splits(R))
-    a, b = n_fn / R.nt, n_fp / R.nn
-    k = int(np.argmin(np.abs(a - b)))
-    return float(0.5 * (a[k] + b[k]))
+    return _EER_METHODS[method](_rank(s, L))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1239,7 +1433,7 @@ def cllr(llr, L) -> float:
     ----------
     llr : ndarray, shape (N,)
         Log-likelihood ratios (natural log); +-inf allowed (a target at -inf or a non-target at
-        +inf costs +inf), NaN not.
+        +inf costs +inf), NaN not. A warning is issued when every value lies in [0, 1].
     L : ndarray, shape (N,)
         Labels 0/1, both classes present.
 
@@ -1262,6 +1456,7 @@ def cllr(llr, L) -> float:
     loses precision.
     """
     s, L = _check_binary(llr, L)
+    _warn_if_probabilities(s, "llr", "cllr")
     tar = L == 1
     c_tar = np.mean(np.logaddexp(0.0, -s[tar]) / _LN2)
     c_non = np.mean(np.logaddexp(0.0, s[~tar]) / _LN2)

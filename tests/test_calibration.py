@@ -99,7 +99,22 @@ def test_model_is_frozen():
     cal = train_linear_calibration(s, L, 0.5)
     with pytest.raises(dataclasses.FrozenInstanceError):
         cal.gamma = 0.0
+    with pytest.raises(ValueError, match="read-only"):
+        cal.alpha[0] = 2.0
     assert isinstance(cal, LinearCalibration)
+
+
+@pytest.mark.parametrize("train", [lambda s, L: train_linear_calibration(s, L, 0.3),
+                                   lambda s, L: train_fusion([s, s ** 3], L, 0.3),
+                                   train_isotonic_calibration])
+def test_calibration_models_compare_and_hash_by_value(train):
+    s, L = gaussian_llrs(80, 120, seed=21)
+    a, b = train(s, L), train(s.copy(), L.copy())
+    assert a is not b and a == b and hash(a) == hash(b)  # learners are pure
+    assert len({a, b}) == 1
+    c = train(s + 0.25 * (L - 0.5), L)  # different data, a different model
+    assert a != c and not (a == c)
+    assert a != "a model"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -341,6 +356,16 @@ def test_scores_whose_products_overflow():
         train_linear_calibration(s * 1e200, L, 0.5)
     iso = train_isotonic_calibration(s * 1e200, L)  # only the order matters to isotonic
     np.testing.assert_array_equal(iso.scores(s * 1e200), train_isotonic_calibration(s, L).scores(s))
+
+
+def test_minus_one_plus_one_labels_and_empty_input():
+    s, L = gaussian_llrs(20, 20)
+    for train in (lambda a, b: train_linear_calibration(a, b, 0.5), train_isotonic_calibration,
+                  lambda a, b: kfold_calibrate(a, b)):
+        with pytest.raises(ValueError, match=r"-1/\+1 labels.*\(L \+ 1\) // 2"):
+            train(s, 2 * L - 1)
+        with pytest.raises(ValueError, match="empty"):
+            train([], [])
 
 
 def test_swapped_scores_and_labels():
