@@ -1,13 +1,17 @@
-# mlpr: the two commands of the README (`make lectures`, `make test`) set themselves up.
+# mlpr: the commands of the README (`make lectures`, `make lecture L=...`, `make test`) set
+# themselves up: a fresh clone with Python >= 3.10 and access to PyPI is all they need.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 DEV_STAMP   := $(VENV)/.installed-dev
+# lectures/ on the venv's path (a .pth file), so that the scripts import their shared helper as
+# `from _lecture import Lecture`, without sys.path edits, whoever runs them with .venv/bin/python
+LECTURES_STAMP := $(VENV)/.installed-lectures
 LECTURES := $(sort $(wildcard lectures/[0-9][0-9]_*/run.py))
 
-.PHONY: lectures test bench lint clean
+.PHONY: lectures lecture test bench lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +19,11 @@ $(PY):
 
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+$(LECTURES_STAMP): $(STAMP)
+	$(PY) -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_path('purelib'), \
+	'mlpr_lectures.pth').write_text(str(pathlib.Path('lectures').resolve()) + '\n')"
 	touch $@
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
@@ -27,13 +36,23 @@ $(DEV_STAMP): pyproject.toml $(STAMP)
 
 # One BLAS thread unless the caller chooses: on a 2-core machine with anything else running,
 # OpenBLAS threads spin on the shared core and the logistic-regression lectures slow down 10x.
-lectures: $(STAMP)
+lectures: $(LECTURES_STAMP)
 	@set -e; for s in $(LECTURES); do \
 		echo "=== $$s"; \
 		OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} MPLBACKEND=Agg $(PY) $$s; \
 	done
 
-test: $(STAMP)
+# One lecture: make lecture L=05_generative_models [ARGS="--quick --show"] [OUT=DIR]
+# (L may be the folder's number alone, e.g. L=05).
+LECTURE_SCRIPT = $(wildcard lectures/$(L)/run.py lectures/$(L)_*/run.py)
+lecture: $(LECTURES_STAMP)
+	@if [ -z "$(L)" ] || [ -z "$(LECTURE_SCRIPT)" ]; then \
+		echo "usage: make lecture L=NN_topic [ARGS=\"--quick --show\"] [OUT=DIR]; L is one of:"; \
+		for s in $(LECTURES); do echo "  $$(basename $$(dirname $$s))"; done; exit 2; fi
+	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(PY) $(firstword $(LECTURE_SCRIPT)) \
+		$(ARGS) $(if $(OUT),--out $(OUT))
+
+test: $(LECTURES_STAMP)
 	MPLBACKEND=Agg $(PY) -m pytest -q
 
 bench: $(BENCH_STAMP)

@@ -1,52 +1,108 @@
 """The command line and the report every lecture script shares.
 
-``python lectures/NN_topic/run.py [--quick] [--out DIR] [--show]``
+``make lecture L=NN_topic [ARGS="--quick --show"] [OUT=DIR]``, or once ``.venv/`` exists
+``.venv/bin/python lectures/NN_topic/run.py [--quick] [--out DIR] [--show]``
 
-A `Lecture` prints each reproduced number beside its reference, writes figures and
-``results.json`` under ``DIR`` (default ``figures/NN_topic/``), and in full mode exits with status
-1 when a number misses its reference by more than the stated tolerance, so that ``make lectures``
-fails loudly instead of printing a wrong table. In ``--quick`` mode (a deterministic subsample,
-used by the test suite) references are printed but not enforced.
+A `Lecture` prints each reproduced number beside its reference and the reference's source,
+writes figures and ``results.json`` under ``DIR`` (default ``figures/NN_topic/``), and in full mode
+exits with status 1 when a number misses its reference by more than the stated tolerance, so that
+``make lectures`` fails loudly instead of printing a wrong table. In ``--quick`` mode (a
+deterministic subsample of MNIST, used by the test suite) references are printed but not
+enforced, and every heading and figure title that describes MNIST says that it is a subsample.
+
+The references come from the course's published results: the numbers of its slides (the MNIST
+experiments, which the notes describe only in words) and of its lab solutions (iris), or from a
+closed form or an invariant computed in the script. Each check names its ``source``.
+
+The scripts import this module as ``from _lecture import Lecture``: ``make test``,
+``make lectures`` and ``make lecture`` put ``lectures/`` on the path of the project's ``.venv``
+(a ``.pth`` file), so a script reads the same whether it is run by ``make`` or by
+``.venv/bin/python lectures/NN_topic/run.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
+# One BLAS thread unless the caller chooses otherwise, as `make lectures` does: the many small
+# L-BFGS iterations of the logistic-regression lectures are dominated by call overhead, and on a
+# shared 2-core machine two multi-threaded BLAS processes slow each other down by one to two
+# orders of magnitude. It must precede numpy's first import: a script that needs it starts with
+# `import _lecture` (lecture 06).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
+#: Where the lectures' reference numbers come from (the ``source`` of a check).
+SLIDES = "course slides"
+CLOSED_FORM = "closed form"
+INVARIANT = "invariant"
+
+
+def lab(n: int) -> str:
+    """The source name of the course's lab ``n`` (its published solution)."""
+    return f"course lab {n}"
+
 
 class Lecture:
-    """Command-line options, progress, checks against the notes, figures and results.json."""
+    """Command-line options, progress, checks against references, figures and results.json."""
 
     def __init__(self, name: str, description: str, argv=None):
-        parser = argparse.ArgumentParser(prog=f"lectures/{name}/run.py", description=description)
+        parser = argparse.ArgumentParser(prog=f"lectures/{name}/run.py", description=description,
+                                         formatter_class=argparse.RawDescriptionHelpFormatter)
         parser.add_argument("--quick", action="store_true",
-                            help="deterministic subsample; runs in seconds (used by the tests)")
+                            help="deterministic MNIST subsample, runs in seconds (used by the "
+                                 "tests); references are printed, not enforced; a lecture "
+                                 "without MNIST runs the same in both modes")
         parser.add_argument("--out", type=Path, default=REPO / "figures" / name,
-                            help="folder for figures and results.json (default figures/%(prog)s)")
-        parser.add_argument("--show", action="store_true", help="also open figure windows")
+                            help=f"folder for figures and results.json (default figures/{name})")
+        parser.add_argument("--show", action="store_true",
+                            help="also open figure windows (needs a display; without one the "
+                                 "figures are only saved)")
         args = parser.parse_args(argv)
         self.name = name
         self.quick: bool = args.quick
-        self.show: bool = args.show
         self.out: Path = args.out
         self.out.mkdir(parents=True, exist_ok=True)
+        self.show: bool = args.show and _interactive_backend(self.out)
+        #: how the MNIST data of this run are described in headings and figure titles
+        self.mnist_sizes = ""
         self.results: dict = {"lecture": name, "mode": "quick" if self.quick else "full",
-                              "checks": [], "tables": {}, "figures": []}
+                              "checks": [], "tables": {}, "figures": [], "figure_titles": {}}
         self.failures: list[str] = []
         self.t0 = time.perf_counter()
-        if self.show:
-            import matplotlib
+        mode = "quick mode: references printed, not enforced" if self.quick else "full mode"
+        print(f"# {name} ({mode})")
 
-            matplotlib.use("TkAgg", force=True)
-        print(f"# {name} ({'quick' if self.quick else 'full'} mode)")
+    # -- data ---------------------------------------------------------------------------------
+    def load_mnist(self, n_train: int = 6000, n_test: int = 1000):
+        """MNIST train and test sets; in quick mode a deterministic subsample of each.
+
+        Returns ``DTR, LTR, DTE, LTE`` ((784, N) float64 images, int labels). The quick subsample
+        keeps ``n_train`` training images (``default_rng(0)``) and ``n_test`` test images
+        (``default_rng(1)``), in their original order. ``self.mnist_sizes`` then says what was
+        used, e.g. "60,000 train, 10,000 test" or "quick subsample: 6,000 train, 1,000 test", for
+        headings and figure titles.
+        """
+        from mlpr.datasets import load_mnist, subsample
+
+        DTR, LTR = load_mnist("train")
+        DTE, LTE = load_mnist("test")
+        if self.quick:
+            DTR, LTR = subsample(DTR, LTR, n_train, np.random.default_rng(0))
+            DTE, LTE = subsample(DTE, LTE, n_test, np.random.default_rng(1))
+        sizes = f"{DTR.shape[1]:,} train, {DTE.shape[1]:,} test"
+        self.mnist_sizes = f"quick subsample: {sizes}" if self.quick else sizes
+        self.results["mnist"] = self.mnist_sizes
+        return DTR, LTR, DTE, LTE
 
     # -- progress and printing ----------------------------------------------------------------
     def progress(self, msg: str) -> None:
@@ -58,14 +114,17 @@ class Lecture:
         print(f"\n## {title}")
 
     def check(self, what: str, measured, reference=None, tol: float | None = None,
-              fmt: str = "{:.4f}", known_gap: str | None = None) -> None:
+              fmt: str = "{:.4f}", known_gap: str | None = None,
+              source: str | None = None) -> None:
         """Print ``measured`` beside ``reference`` and record whether it is within ``tol``.
 
         ``measured`` and ``reference`` may be scalars or arrays (compared elementwise, max abs
-        difference). Without a reference the value is only reported. ``known_gap`` marks a
-        reference of the notes that the lecture's README shows cannot be reproduced, and says
-        why in a few words: a miss is then printed as such and listed in results.json under
-        ``known_gaps``, without failing the run. Every other miss fails full mode.
+        difference). Without a reference the value is only reported. A reference needs its
+        ``source``: where the number was published (``SLIDES``, ``lab(5)``) or how it was
+        derived (``CLOSED_FORM``, ``INVARIANT``). ``known_gap`` marks a published reference that
+        the lecture's README shows cannot be reproduced, and says why in a few words: a miss is
+        then printed as such and listed in results.json under ``known_gaps``, without failing the
+        run. Every other miss fails full mode.
         """
         m = np.asarray(measured, dtype=float)
         entry = {"what": what, "measured": m.tolist()}
@@ -73,22 +132,40 @@ class Lecture:
         if reference is None:
             print(f"{what}: {text}")
         else:
+            if not source:
+                raise ValueError(f"check {what!r}: a reference needs its source (e.g. SLIDES, "
+                                 f"lab(5), CLOSED_FORM)")
             r = np.asarray(reference, dtype=float)
             diff = float(np.max(np.abs(m - r)))
             ok = diff <= (tol if tol is not None else 0.0) + 1e-12
             status = "ok" if ok else ("differs (quick mode)" if self.quick else "MISMATCH")
             if not ok and not self.quick and known_gap:
-                status = f"DIFFERS FROM THE NOTES ({known_gap})"
-            print(f"{what}: {text}   reference {_fmt(r, fmt)}   |diff| {diff:.3g}"
+                status = f"DIFFERS FROM THE REFERENCE ({known_gap})"
+            print(f"{what}: {text}   reference {_fmt(r, fmt)} ({source})   |diff| {diff:.3g}"
                   f" (tol {tol if tol is not None else 0:g}) {status}")
-            entry.update(reference=r.tolist(), tol=tol, abs_diff=diff, ok=ok)
-            if not ok and not self.quick:
-                if known_gap:
-                    self.results.setdefault("known_gaps", []).append(
-                        {"what": what, "why": known_gap})
-                else:
-                    self.failures.append(what)
+            entry.update(reference=r.tolist(), source=source, tol=tol, abs_diff=diff, ok=ok)
+            self._record_miss(what, ok, known_gap)
         self.results["checks"].append(entry)
+
+    def claim(self, what: str, holds, source: str = INVARIANT) -> None:
+        """State a true/false claim of the chapter, print whether it holds, and record it.
+
+        A claim that does not hold fails full mode, as a missed reference does.
+        """
+        ok = bool(holds)
+        status = "ok" if ok else ("does not hold (quick mode)" if self.quick else "MISMATCH")
+        print(f"{what}: {'true' if ok else 'false'} ({source}) {status}")
+        self.results["checks"].append({"what": what, "claim": True, "holds": ok,
+                                       "source": source, "ok": ok})
+        self._record_miss(what, ok, None)
+
+    def _record_miss(self, what: str, ok: bool, known_gap: str | None) -> None:
+        if ok or self.quick:
+            return
+        if known_gap:
+            self.results.setdefault("known_gaps", []).append({"what": what, "why": known_gap})
+        else:
+            self.failures.append(what)
 
     def table(self, key: str, title: str, header: list[str], rows: list[list]) -> None:
         """Print an aligned table and store it in results.json under ``key``."""
@@ -104,11 +181,18 @@ class Lecture:
                                        "rows": [[_json(c) for c in r] for r in rows]}
 
     def figure(self, fig, filename: str) -> None:
-        """Save a figure under the output folder (and show it with ``--show``)."""
+        """Save a figure under the output folder (and keep it open for ``--show``).
+
+        Its titles (the figure's and each panel's) are recorded in results.json under
+        ``figure_titles``, so that a test can read what a figure claims.
+        """
         from mlpr.plots import save_figure
 
+        sup = fig.get_suptitle() if hasattr(fig, "get_suptitle") else ""  # matplotlib >= 3.8
+        titles = [t for t in [sup] + [ax.get_title() for ax in fig.axes] if t]
         path = save_figure(fig, self.out / filename, close=not self.show)
         self.results["figures"].append(path.name)
+        self.results["figure_titles"][path.name] = titles
 
     def finish(self) -> None:
         """Write results.json; exit 1 if a full-mode check missed its reference."""
@@ -121,10 +205,44 @@ class Lecture:
         if self.show:
             import matplotlib.pyplot as plt
 
-            plt.show()
+            try:
+                plt.show()
+            except Exception as exc:  # a window system that fails only when windows open
+                print(f"--show: the figure windows could not be opened ({exc}); the figures are "
+                      f"saved in {self.out}", file=sys.stderr)
         if self.failures:
-            print(f"MISMATCH with the notes: {', '.join(self.failures)}", file=sys.stderr)
+            print(f"MISMATCH with the reference: {', '.join(self.failures)}", file=sys.stderr)
             sys.exit(1)
+
+
+def _interactive_backend(out: Path) -> bool:
+    """Switch matplotlib to a window backend for ``--show``; say why on stderr when impossible.
+
+    On Linux without ``DISPLAY`` or ``WAYLAND_DISPLAY`` (a server, a container, ssh without X
+    forwarding) there is nothing to show on: the figures are saved and the run goes on.
+    """
+    import matplotlib.pyplot as plt
+
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                  or os.environ.get("WAYLAND_DISPLAY")):
+        print(f"--show: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so no windows "
+              f"open; the figures are saved in {out}", file=sys.stderr)
+        return False
+    wanted = os.environ.get("MPLBACKEND")
+    candidates = [wanted] if wanted and wanted.lower() != "agg" else []
+    candidates += ["MacOSX", "QtAgg", "GTK4Agg", "GTK3Agg", "TkAgg", "WXAgg"]
+    for backend in candidates:
+        try:
+            plt.switch_backend(backend)
+            plt.close(plt.figure())  # opens the toolkit's connection to the display, or fails
+            return True
+        except Exception:  # not installed, or no display for this toolkit: try the next one
+            continue
+    print(f"--show: no window toolkit could open a window (tried {', '.join(candidates)}: not "
+          f"installed, or no connection to the display; Tk needs the python3-tk package); the "
+          f"figures are saved in {out}", file=sys.stderr)
+    plt.switch_backend("Agg")
+    return False
 
 
 def _fmt(a: np.ndarray, fmt: str) -> str:

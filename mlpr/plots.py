@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .utils import check_data_labels  # noqa: E402
+from .utils import check_data_labels, check_int  # noqa: E402
 
 __all__ = [
     "COURSE_STYLE",
@@ -66,6 +66,9 @@ _PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
 def _fig_ax(ax, figsize):
     """The axes to draw on and their figure: ``ax`` itself, or one new axes of ``figsize``."""
     if ax is not None:
+        if not isinstance(ax, matplotlib.axes.Axes):
+            raise TypeError(f"ax must be a matplotlib Axes (e.g. from figure_grid) or None, got "
+                            f"{type(ax).__name__}")
         return ax.figure, ax
     fig = plt.figure(figsize=figsize)
     return fig, fig.add_subplot()
@@ -78,14 +81,80 @@ def _grid_2d(D: np.ndarray, pad: float, n: int) -> tuple[np.ndarray, np.ndarray]
     gy = np.linspace(D[1].min() - margin[1], D[1].max() + margin[1], n)
     return np.meshgrid(gx, gy)
 
+# -- input checks of the helpers below (the shared data/label validators live in utils) --------
+
+def _check_mapping(curves, name: str, expected: str) -> dict:
+    """``curves`` as a dict of named series; ``expected`` describes one value."""
+    if not isinstance(curves, dict):
+        raise TypeError(f"{name} must be a dict name -> {expected}, got "
+                        f"{type(curves).__name__}")
+    return curves
+
+
+def _check_series(y, name: str, n: int | None = None, *, what: str = "values") -> np.ndarray:
+    """A finite 1-D float series (of length ``n`` when given)."""
+    try:
+        a = np.asarray(y, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a 1-D array of numbers ({what}), got "
+                        f"{type(y).__name__}") from None
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array ({what}), got shape {a.shape}")
+    if n is not None and a.shape[0] != n:
+        raise ValueError(f"{name} has shape {a.shape} but x has {n} points: expected ({n},)")
+    if a.shape[0] == 0:
+        raise ValueError(f"{name} is empty: expected at least one value ({what})")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or infinite values ({what})")
+    return a
+
+
+def _check_pair(value, name: str, first: str, second: str, source: str, *, rates=True):
+    """A pair (first, second) of finite 1-D arrays of one length, e.g. ``roc_points(...)``."""
+    shape = np.shape(value) if isinstance(value, np.ndarray) else None
+    if shape is not None and (len(shape) != 2 or shape[0] != 2):
+        raise ValueError(f"{name} has shape {shape}: expected a pair ({first}, {second}) of "
+                         f"1-D arrays, e.g. {source}, not the scores themselves")
+    if not isinstance(value, (tuple, list, np.ndarray)) or len(value) != 2:
+        got = f"length {len(value)}" if hasattr(value, "__len__") else type(value).__name__
+        raise ValueError(f"{name} must be a pair ({first}, {second}) of 1-D arrays, e.g. "
+                         f"{source}; got {got}")
+    a = _check_series(value[0], f"{name}[0] ({first})")
+    b = _check_series(value[1], f"{name}[1] ({second})")
+    if a.shape != b.shape:
+        raise ValueError(f"{name}: {first} has shape {a.shape} but {second} has shape "
+                         f"{b.shape}; expected two arrays of one length")
+    if rates and (a.min() < 0 or a.max() > 1 or b.min() < 0 or b.max() > 1):
+        raise ValueError(f"{name}: rates must lie in [0, 1] (fractions, not percent), got "
+                         f"values in [{min(a.min(), b.min()):g}, {max(a.max(), b.max()):g}]")
+    return a, b
+
+
+def _check_positive(v, name: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or \
+            not np.isfinite(v) or v <= 0:
+        raise ValueError(f"{name} must be a positive number, got {v!r}")
+    return float(v)
+
+
+def _check_callable(f, name: str, signature: str):
+    if not callable(f):
+        raise TypeError(f"{name} must be a callable {signature}, got {type(f).__name__}")
+    return f
+
+
 def class_colors(K: int) -> list[str]:
     """The course's colour for each of K classes (class k always has the same colour)."""
+    K = check_int(K, "K", low=0)
     return [_PALETTE[k % len(_PALETTE)] for k in range(K)]
 
 
 def save_figure(fig, path, *, close: bool = True) -> Path:
     """Write ``fig`` to ``path`` (parents created), close it unless asked not to, and return the
     path. The format follows the suffix (``.png`` for the course's figures, ``.pdf``, ...)."""
+    if not isinstance(fig, matplotlib.figure.Figure):
+        raise TypeError(f"fig must be a matplotlib Figure (what the plot_* helpers return), got "
+                        f"{type(fig).__name__}")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
@@ -115,11 +184,34 @@ def _names(names, n: int, prefix: str) -> list[str]:
 def figure_grid(nrows: int, ncols: int, *, title: str = "", width: float = 3.6,
                 height: float = 3.0):
     """A new figure with an (nrows, ncols) array of axes, for functions that take ``ax``."""
+    nrows, ncols = check_int(nrows, "nrows", low=1), check_int(ncols, "ncols", low=1)
+    width, height = _check_positive(width, "width"), _check_positive(height, "height")
     fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows),
                              squeeze=False)
     if title:
         fig.suptitle(title)
     return fig, axes
+
+
+def _bin_edges(x: np.ndarray, bins) -> np.ndarray:
+    """numpy's histogram bin edges for ``x``, interior edges raised by 1e-9 of a bin.
+
+    Data measured on a grid (iris is in steps of 0.1 cm) put values exactly on interior edges,
+    and rounding then sends such a value to either side, so that the histogram of ``x - mu``
+    differs from that of ``x``; off the grid, the counts are the same before and after a shift.
+    """
+    edges = np.histogram_bin_edges(x, bins=bins)
+    if np.ndim(bins) == 0 and edges.size > 2:
+        edges[1:-1] += 1e-9 * (edges[-1] - edges[0]) / (edges.size - 1)
+    return edges
+
+
+def _figure_legend(fig, ax) -> None:
+    """One legend for a grid of panels (the classes of ``ax``), right of the panels, so that it
+    covers no bar or point; ``savefig(bbox_inches="tight")`` keeps it in the image."""
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.0, 0.9),
+               bbox_transform=fig.transFigure)
 
 
 def _grid(n: int, ncols: int):
@@ -140,15 +232,15 @@ def plot_class_histograms(D, L, *, feature_names=None, class_names=None, title="
     colors = class_colors(K)
     fig, axes = _grid(D.shape[0], ncols)
     for i, ax in enumerate(axes[: D.shape[0]]):
-        edges = np.histogram_bin_edges(D[i], bins=bins)  # the same bins for every class
+        edges = _bin_edges(D[i], bins)  # the same bins for every class
         for k in np.unique(L):
             ax.hist(D[i, L == k], bins=edges, density=density, alpha=0.45, color=colors[k],
                     edgecolor=colors[k], label=cnames[k])
         ax.set_xlabel(fnames[i])
         ax.set_ylabel("density" if density else "count")
-    axes[0].legend()
     fig.suptitle(title)
     fig.tight_layout()
+    _figure_legend(fig, axes[0])
     return fig
 
 
@@ -161,7 +253,7 @@ def plot_pair_scatter(D, L, *, feature_names=None, class_names=None, title="", b
     colors = class_colors(K)
     fig, axes = plt.subplots(n, n, figsize=(2.6 * n, 2.4 * n), squeeze=False)
     for i in range(n):
-        edges = np.histogram_bin_edges(D[i], bins=bins)  # the same bins for every class
+        edges = _bin_edges(D[i], bins)  # the same bins for every class
         for j in range(n):
             ax = axes[i, j]
             for k in np.unique(L):
@@ -175,9 +267,9 @@ def plot_pair_scatter(D, L, *, feature_names=None, class_names=None, title="", b
                 ax.set_xlabel(fnames[j])
             if j == 0:
                 ax.set_ylabel(fnames[i])
-    axes[0, 0].legend(fontsize=7)
     fig.suptitle(title)
     fig.tight_layout()
+    _figure_legend(fig, axes[0, 0])
     return fig
 
 
@@ -208,10 +300,13 @@ def _scalar(v, name: str) -> float:
 def plot_gaussian_fit_1d(x, mu, var, *, xlabel, title="", label="data", bins=25, ax=None,
                          color=None):
     """Histogram of the samples ``x`` (N,) with the density of N(mu, var) over it."""
-    x = np.ravel(np.asarray(x, dtype=float))
+    x = _check_series(np.ravel(np.asarray(x, dtype=float)), "x", what="the samples")
     mu, var = _scalar(mu, "mu"), _scalar(var, "var")
+    if not var > 0:
+        raise ValueError(f"var must be a positive variance, got {var!r}")
     fig, ax = _fig_ax(ax, (5, 3.6))
-    ax.hist(x, bins=bins, density=True, alpha=0.45, color=color, label=f"{label} (histogram)")
+    heights, _, _ = ax.hist(x, bins=bins, density=True, alpha=0.45, color=color,
+                            label=f"{label} (histogram)")
     span = x.max() - x.min()
     grid = np.linspace(x.min() - 0.25 * span, x.max() + 0.25 * span, 400)
     pdf = np.exp(-0.5 * np.log(2 * np.pi * var) - 0.5 * (grid - mu) ** 2 / var)
@@ -220,7 +315,9 @@ def plot_gaussian_fit_1d(x, mu, var, *, xlabel, title="", label="data", bins=25,
     ax.set_xlabel(xlabel)
     ax.set_ylabel("density")
     ax.set_title(title)
-    ax.legend()
+    # headroom above the bars and the curve for the two-line legend, so that it covers neither
+    ax.set_ylim(0, 1.45 * max(float(np.max(heights)), float(pdf.max())))
+    ax.legend(loc="upper center")
     return fig
 
 
@@ -235,6 +332,8 @@ def plot_gaussian_contours_2d(D, L, logpdf, *, class_names=None, xlabel, ylabel,
         Number of contours per class, at log-density ``max - r^2 / 2`` for r = 0.5, 1, ...
     """
     D, L, K = _labelled(D, L, min_rows=2)
+    _check_callable(logpdf, "logpdf", "logpdf(X, k) -> (M,) log-densities")
+    levels = check_int(levels, "levels", low=1)
     cnames = _names(class_names, K, "class")
     colors = class_colors(K)
     fig, ax = _fig_ax(ax, (5.5, 4.5))
@@ -242,7 +341,12 @@ def plot_gaussian_contours_2d(D, L, logpdf, *, class_names=None, xlabel, ylabel,
     grid = np.vstack([XX.ravel(), YY.ravel()])
     for k in range(K):
         ax.scatter(D[0, L == k], D[1, L == k], s=10, alpha=0.6, color=colors[k], label=cnames[k])
-        logZ = logpdf(grid, k).reshape(XX.shape)
+        logZ = np.asarray(logpdf(grid, k), dtype=float)
+        if logZ.shape != (grid.shape[1],):
+            raise ValueError(f"logpdf(X, {k}) returned shape {logZ.shape} for X of shape "
+                             f"{grid.shape}; expected ({grid.shape[1]},), one log-density per "
+                             f"column")
+        logZ = logZ.reshape(XX.shape)
         # levels at fractions exp(-r^2 / 2) of the peak: for a Gaussian, the ellipses of
         # Mahalanobis radius r = 0.5, 1, ..., 0.5 * levels
         r = 0.5 * np.arange(levels, 0, -1)
@@ -264,11 +368,17 @@ def plot_decision_regions(D, L, predict, *, class_names=None, xlabel="x1", ylabe
     predict : callable ``predict(X) -> (M,)`` integer labels for the columns of X (2, M).
     """
     D, L, K = _labelled(D, L, min_rows=2)
+    _check_callable(predict, "predict", "predict(X) -> (M,) integer labels")
+    resolution = check_int(resolution, "resolution", low=2)
     cnames = _names(class_names, K, "class")
     colors = class_colors(K)
     fig, ax = _fig_ax(ax, (5.5, 4.5))
     XX, YY = _grid_2d(D, 0.1, resolution)
-    Z = np.asarray(predict(np.vstack([XX.ravel(), YY.ravel()]))).reshape(XX.shape)
+    Z = np.asarray(predict(np.vstack([XX.ravel(), YY.ravel()])))
+    if Z.shape != (XX.size,):
+        raise ValueError(f"predict(X) returned shape {Z.shape} for X of shape (2, {XX.size}); "
+                         f"expected ({XX.size},), one label per column")
+    Z = Z.reshape(XX.shape)
     cmap = matplotlib.colors.ListedColormap(colors)
     ax.contourf(XX, YY, Z, levels=np.arange(K + 1) - 0.5, cmap=cmap, alpha=0.15)
     if K > 1:  # the boundaries lie between consecutive labels
@@ -278,19 +388,37 @@ def plot_decision_regions(D, L, predict, *, class_names=None, xlabel="x1", ylabe
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend()
+    # below the x label in one row: the regions fill the whole plot, any corner would hide points
+    below = matplotlib.transforms.offset_copy(ax.transAxes, fig=fig, y=-40, units="points")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, ncol=K,
+              borderaxespad=0.0)
     return fig
 
 
 def plot_curves(x, ys: dict, *, xlabel, ylabel, title="", logx=False, marker="o", ax=None,
                 hlines: dict | None = None):
     """Line plot of several named curves over a common x; ``hlines`` adds labelled horizontal
-    reference lines."""
+    reference lines (the y-limits include them).
+
+    ``x`` (n,) holds numbers or category labels (strings); ``ys`` maps each name to n values.
+    """
+    x = list(x) if not isinstance(x, np.ndarray) else x
+    if np.ndim(x) != 1 or len(x) == 0:
+        raise ValueError(f"x must be a non-empty 1-D sequence, got shape {np.shape(x)}")
+    for name, y in _check_mapping(ys, "ys", "(n,) values").items():
+        _check_series(y, f"ys[{name!r}]", len(x))
+    for name, y in _check_mapping(hlines or {}, "hlines", "a number").items():
+        _scalar(y, f"hlines[{name!r}]")
+    if logx and np.any(np.asarray(x, dtype=float) <= 0):
+        raise ValueError("logx=True needs x > 0, got a value <= 0")
+    own = ax is None
     fig, ax = _fig_ax(ax, (5.5, 4))
     for name, y in ys.items():
         ax.plot(x, y, marker=marker, ms=4, label=name)
     for name, y in (hlines or {}).items():
         ax.axhline(y, ls="--", lw=1, color="gray", label=name)
+        ax.update_datalim([(ax.dataLim.x0, _scalar(y, name))])  # inside the y-limits, not on
+    ax.autoscale_view()                                         # the axis (axhline would be)
     if logx:
         ax.set_xscale("log")
         if len(x) <= 12:  # label the measured points themselves, not powers of ten
@@ -303,13 +431,18 @@ def plot_curves(x, ys: dict, *, xlabel, ylabel, title="", logx=False, marker="o"
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend()
+    if own:  # a figure of its own: the legend right of the axes, over no curve
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+    else:  # a panel of a grid: inside, where matplotlib finds the fewest points
+        ax.legend()
     return fig
 
 
 def plot_bars(categories, values: dict, *, xlabel, ylabel, title="", ax=None):
     """Grouped bar chart: one group per category, one bar per named series."""
     categories = list(categories)
+    for name, v in _check_mapping(values, "values", "(n,) bar heights").items():
+        _check_series(v, f"values[{name!r}]", len(categories))
     fig, ax = _fig_ax(ax, (5.5, 4))
     n = len(values)
     width = 0.8 / max(n, 1)
@@ -332,6 +465,9 @@ def plot_images(D, *, shape=(28, 28), titles=None, ncols=10, title="", cmap="gra
     """
     D = np.asarray(D, dtype=float)
     D = D.reshape(-1, 1) if D.ndim == 1 else D  # one image given as a vector
+    if len(shape) != 2 or any(isinstance(v, bool) or int(v) != v or v < 1 for v in shape):
+        raise ValueError(f"shape must be (height, width) in pixels, got {shape!r}")
+    ncols = check_int(ncols, "ncols", low=1)
     if D.ndim != 2 or D.shape[0] != int(np.prod(shape)):
         hint = " (did you mean D.T?)" if D.ndim == 2 and D.shape[1] == int(np.prod(shape)) else ""
         raise ValueError(f"D has shape {D.shape} but images of shape {tuple(shape)} need "
@@ -373,14 +509,20 @@ def plot_roc(curves: dict, title="", ax=None):
     Parameters
     ----------
     curves : dict
-        ``name -> (Pfp, Ptp)``, e.g. ``mlpr.evaluation.roc_points(scores, L)``.
+        ``name -> (Pfp, Ptp)``, two arrays of one length with rates in [0, 1], e.g.
+        ``mlpr.evaluation.roc_points(scores, L)``.
+
+    The axes extend 2% beyond [0, 1] so that a curve along an edge (a perfect system runs up
+    the left edge and along the top) stays visible.
     """
+    pairs = {name: _check_pair(v, f"curves[{name!r}]", "Pfp", "Ptp", "roc_points(scores, L)")
+             for name, v in _check_mapping(curves, "curves", "(Pfp, Ptp)").items()}
     fig, ax = _fig_ax(ax, (4.8, 4.6))
-    for i, (name, (pfp, ptp)) in enumerate(curves.items()):
-        ax.plot(pfp, ptp, lw=1.5, color=_PALETTE[i % len(_PALETTE)], label=name)
+    for i, (name, (pfp, ptp)) in enumerate(pairs.items()):
+        ax.plot(pfp, ptp, lw=1.5, color=_PALETTE[i % len(_PALETTE)], label=name, clip_on=False)
     ax.plot([0, 1], [0, 1], ls=":", lw=1, color="gray", label="chance")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
     ax.set_aspect("equal")
     ax.set_xlabel(r"false positive rate $P_{fp}$")
     ax.set_ylabel(r"true positive rate $P_{tp} = 1 - P_{fn}$")
@@ -405,23 +547,40 @@ def plot_det(curves: dict, title="", ax=None, lim=(0.001, 0.5)):
     ``scipy.stats.norm.ppf``), so that Gaussian class scores give straight lines. Rates of 0
     and 1 are clipped to 1e-9 and 1 - 1e-9, far outside the visible range. The dotted diagonal
     Pfn = Pfp meets each curve at its EER.
+
+    A system that has no point inside the visible square is still named in the legend, with the
+    reason it draws nothing: "perfect separation" when one threshold gives Pfn = Pfp = 0 (its
+    curve runs along the rates 0, off the probit axes), otherwise "outside the plotted range".
+    Tick labels are thinned so that neighbouring labels do not overlap; the legend stands right
+    of the axes, over no curve.
     """
     from scipy.special import ndtri
 
     lo, hi = (float(v) for v in lim)
     if not 0.0 < lo < hi < 1.0:
         raise ValueError(f"lim must satisfy 0 < lim[0] < lim[1] < 1, got {lim!r}")
+    pairs = {name: _check_pair(v, f"curves[{name!r}]", "Pfp", "Pfn", "det_points(scores, L)")
+             for name, v in _check_mapping(curves, "curves", "(Pfp, Pfn)").items()}
     eps = 1e-9
 
     def probit(p):
         return ndtri(np.clip(np.asarray(p, dtype=float), eps, 1.0 - eps))
 
     fig, ax = _fig_ax(ax, (4.8, 4.6))
-    for i, (name, (pfp, pfn)) in enumerate(curves.items()):
+    for i, (name, (pfp, pfn)) in enumerate(pairs.items()):
+        inside = (pfp >= lo) & (pfp <= hi) & (pfn >= lo) & (pfn <= hi)
+        if np.any((pfp == 0) & (pfn == 0)):
+            name = f"{name}: perfect separation, no curve"
+        elif not np.any(inside):
+            name = f"{name}: outside the plotted range"
         ax.plot(probit(pfp), probit(pfn), lw=1.5, color=_PALETTE[i % len(_PALETTE)], label=name)
     ax.plot(probit([lo, hi]), probit([lo, hi]), ls=":", lw=1, color="gray",
             label=r"$P_{fn} = P_{fp}$ (EER)")
-    ticks = [t for t in _DET_TICKS if lo <= t <= hi]
+    # ticks at least 1/9 of the axis apart, so that their labels do not overlap
+    ticks, gap = [], (probit(hi) - probit(lo)) / 9
+    for t in (t for t in _DET_TICKS if lo <= t <= hi):
+        if not ticks or probit(t) - probit(ticks[-1]) >= gap:
+            ticks.append(t)
     labels = [f"{100 * t:g}" for t in ticks]
     ax.set_xticks(probit(ticks), labels=labels)
     ax.set_yticks(probit(ticks), labels=labels)
@@ -431,11 +590,12 @@ def plot_det(curves: dict, title="", ax=None, lim=(0.001, 0.5)):
     ax.set_xlabel(r"false positive rate $P_{fp}$ (%)")
     ax.set_ylabel(r"false negative (miss) rate $P_{fn}$ (%)")
     ax.set_title(title)
-    ax.legend(loc="upper right")
+    # right of the axes: DET curves fill the square from corner to corner
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     return fig
 
 
-def plot_bayes_error(prior_log_odds, curves: dict, title="", ax=None, ylim=(0.0, 1.1)):
+def plot_bayes_error(prior_log_odds, curves: dict, title="", ax=None, ylim=None):
     """Bayes error plot: actual (solid) and minimum (dashed) normalised DCF against the prior
     log-odds, one colour per system, as in the notes.
 
@@ -445,19 +605,41 @@ def plot_bayes_error(prior_log_odds, curves: dict, title="", ax=None, ylim=(0.0,
     curves : dict
         ``name -> (actDCF, minDCF)``, arrays of shape (P,), e.g. the last two outputs of
         ``mlpr.evaluation.bayes_error_curve(llr, L, prior_log_odds)``.
+    ylim : (float, float), optional
+        The visible DCF range. By default every curve is shown whole: from just below 0 (so
+        that a curve at DCF 0, a perfect system, stays visible above the axis) to 5% above the
+        largest value (an actDCF can exceed 1).
+
+    The legend stands right of the axes, one entry per system (its colour) and one per line
+    style (solid actDCF, dashed minDCF), so that it covers no curve.
     """
-    x = np.asarray(prior_log_odds, dtype=float)
+    x = _check_series(prior_log_odds, "prior_log_odds", what="prior log-odds")
+    pairs = {name: _check_pair(v, f"curves[{name!r}]", "actDCF", "minDCF",
+                               "bayes_error_curve(llr, L, prior_log_odds)[1:]", rates=False)
+             for name, v in _check_mapping(curves, "curves", "(actDCF, minDCF)").items()}
+    for name, (act, _) in pairs.items():
+        if act.shape != x.shape:
+            raise ValueError(f"curves[{name!r}] has curves of shape {act.shape} but "
+                             f"prior_log_odds has shape {x.shape}; expected {x.shape}")
     fig, ax = _fig_ax(ax, (5.5, 4))
-    for i, (name, (act, mindcf)) in enumerate(curves.items()):
+    for i, (name, (act, mindcf)) in enumerate(pairs.items()):
         color = _PALETTE[i % len(_PALETTE)]
         ax.plot(x, act, ls="-", lw=1.5, color=color, label=f"{name}: actDCF")
         ax.plot(x, mindcf, ls="--", lw=1.5, color=color, label=f"{name}: minDCF")
+    if ylim is None:
+        top = 1.05 * max([0.05] + [float(np.max(c)) for p in pairs.values() for c in p])
+        ylim = (-0.02 * top, top)
     ax.set_xlim(x.min(), x.max())
     ax.set_ylim(*ylim)
     ax.set_xlabel(r"prior log-odds $\log \frac{\tilde\pi}{1 - \tilde\pi}$")
     ax.set_ylabel("normalised DCF")
     ax.set_title(title)
-    ax.legend()
+    systems = [matplotlib.lines.Line2D([], [], color=_PALETTE[i % len(_PALETTE)], lw=1.5,
+                                       label=name) for i, name in enumerate(pairs)]
+    styles = [matplotlib.lines.Line2D([], [], color="k", ls=ls, lw=1.5, label=lab)
+              for ls, lab in (("-", "actDCF"), ("--", "minDCF"))]
+    ax.legend(handles=systems + styles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              borderaxespad=0.0)
     return fig
 
 
@@ -471,8 +653,12 @@ def plot_confusion_matrix(M, class_names=None, title="", ax=None, cmap="Blues"):
         confusion_matrix`): rows (y axis) are predicted classes, columns (x axis) true classes.
     """
     M = np.asarray(M)
-    if M.ndim != 2 or M.shape[0] != M.shape[1]:
+    if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] == 0:
         raise ValueError(f"M must be a square (K, K) confusion matrix, got shape {M.shape}")
+    if not np.issubdtype(M.dtype, np.number) or np.issubdtype(M.dtype, np.bool_):
+        raise TypeError(f"M must hold numbers (counts), got dtype {M.dtype}")
+    if not np.all(np.isfinite(M)) or np.any(M < 0):
+        raise ValueError("M must hold finite non-negative counts (or rates)")
     K = M.shape[0]
     names = [str(n) for n in _names(class_names, K, "class")]
     fig, ax = _fig_ax(ax, (1.2 + 0.6 * K, 0.9 + 0.6 * K) if K > 4 else (4, 3.4))
@@ -492,4 +678,225 @@ def plot_confusion_matrix(M, class_names=None, title="", ax=None, cmap="Blues"):
     ax.set_ylabel("predicted class")
     ax.set_title(title)
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="count")
+    return fig
+
+
+# --- chapter 8: support vector machines
+
+__all__ += ["plot_svm_2d", "plot_one_vs_rest_regions"]
+
+
+def _check_callable(f, name: str, signature: str) -> None:
+    if not callable(f):
+        raise TypeError(f"{name} must be a callable {signature}, got {type(f).__name__}")
+
+
+def _on_grid(f, XX: np.ndarray, YY: np.ndarray) -> np.ndarray:
+    return np.asarray(f(np.vstack([XX.ravel(), YY.ravel()])))
+
+
+def plot_svm_2d(D, L, scores, *, support=None, class_names=None, xlabel="x1", ylabel="x2",
+                title="", ax=None, resolution=200):
+    """A binary classifier on 2-D data: the boundary s(x) = 0, the margins s(x) = -1 and +1
+    (dashed, notes eq. 157) and the support vectors circled.
+
+    Parameters
+    ----------
+    D : array_like, shape (2, N)
+    L : array_like, shape (N,)
+        Labels 0/1.
+    scores : callable
+        ``scores(X) -> (M,)`` for X of shape (2, M), e.g. ``model.scores`` of `mlpr.svm`.
+    support : array_like of int or bool, optional
+        The support vectors (indices or a mask over the N samples).
+    """
+    D, L, K = _labelled(D, L, min_rows=2)
+    _check_callable(scores, "scores", "scores(X) -> (M,) for X of shape (2, M)")
+    colors = class_colors(max(K, 2))
+    cnames = _names(class_names, max(K, 2), "class")
+    fig, ax = _fig_ax(ax, (5.5, 4.5))
+    XX, YY = _grid_2d(D, 0.1, resolution)
+    S = _on_grid(scores, XX, YY).astype(float).reshape(XX.shape)
+    ax.contourf(XX, YY, (S > 0).astype(float), levels=[-0.5, 0.5, 1.5],
+                colors=[colors[0], colors[1]], alpha=0.12)
+    drawn = [lv for lv in (-1.0, 0.0, 1.0) if S.min() < lv < S.max()]  # inside the box only
+    if drawn:
+        ax.contour(XX, YY, S, levels=drawn, colors="k",
+                   linestyles=["-" if lv == 0 else "--" for lv in drawn],
+                   linewidths=[1.4 if lv == 0 else 0.8 for lv in drawn])
+    for k in range(K):
+        ax.scatter(D[0, L == k], D[1, L == k], s=10, alpha=0.8, color=colors[k],
+                   label=cnames[k])
+    if support is not None:
+        sv = np.asarray(support)
+        ax.scatter(D[0, sv], D[1, sv], s=70, facecolors="none", edgecolors="k", linewidths=0.9,
+                   label=f"support vectors ({int(sv.sum()) if sv.dtype == bool else sv.size})")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(loc="best")
+    return fig
+
+
+def plot_one_vs_rest_regions(D, L, claims, *, class_names=None, xlabel="x1", ylabel="x2",
+                             title="", ax=None, resolution=250):
+    """The regions of one versus the rest taken literally: where exactly one binary classifier
+    claims x (coloured by that class), where none does and where several do (the ambiguous
+    regions of the linear-methods notes, grey).
+
+    Parameters
+    ----------
+    claims : callable
+        ``claims(X) -> (K, M)`` booleans for X of shape (2, M), e.g.
+        `mlpr.multiclass.OneVsRest.claims`.
+    """
+    D, L, K = _labelled(D, L, min_rows=2)
+    _check_callable(claims, "claims", "claims(X) -> (K, M) booleans for X of shape (2, M)")
+    cnames = _names(class_names, K, "class")
+    colors = class_colors(K)
+    fig, ax = _fig_ax(ax, (5.5, 4.5))
+    XX, YY = _grid_2d(D, 0.1, resolution)
+    Cl = _on_grid(claims, XX, YY).astype(bool)
+    if Cl.shape != (K, XX.size):
+        raise ValueError(f"claims returned shape {Cl.shape}, expected ({K}, {XX.size}) for "
+                         f"{K} classes")
+    n = Cl.sum(axis=0)
+    region = np.where(n == 1, np.argmax(Cl, axis=0), np.where(n == 0, K, K + 1))
+    cmap = matplotlib.colors.ListedColormap(colors + ["#ffffff", "#555555"])
+    ax.contourf(XX, YY, region.reshape(XX.shape), levels=np.arange(K + 3) - 0.5, cmap=cmap,
+                alpha=0.25)
+    for k in range(K):
+        ax.scatter(D[0, L == k], D[1, L == k], s=10, alpha=0.8, color=colors[k], label=cnames[k])
+    ax.fill([], [], color="#ffffff", ec="gray", label="no class claims x")
+    ax.fill([], [], color="#555555", alpha=0.25, label="several classes claim x")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize=8)
+    return fig
+
+
+# --- chapter 9: Gaussian mixture models
+
+__all__ += ["plot_gmm_1d", "plot_lbg_history", "plot_em_runs", "plot_clusters_2d"]
+
+from .gmm import logpdf_GMM  # noqa: E402
+from .utils import check_data  # noqa: E402
+
+
+def plot_gmm_1d(x, gmms: dict, *, xlabel, title="", bins=40, ax=None):
+    """Histogram of a 1-D sample with the density of each named GMM over it.
+
+    Parameters
+    ----------
+    x : array_like, shape (N,) or (1, N)
+        The sample.
+    gmms : dict
+        ``{label: gmm}``, each a 1-D `mlpr.gmm.GMM` (or the course's list of (w, mu, C)).
+    """
+    x = check_data(np.reshape(np.asarray(x, dtype=float), (1, -1)), "x")
+    fig, ax = _fig_ax(ax, (6, 4))
+    ax.hist(x[0], bins=bins, density=True, alpha=0.35, color="gray", label="sample (histogram)")
+    span = x.max() - x.min()
+    grid = np.linspace(x.min() - 0.1 * span, x.max() + 0.1 * span, 600)
+    for label, gmm in gmms.items():
+        ax.plot(grid, np.exp(logpdf_GMM(grid[None, :], gmm)), lw=1.6, label=label)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("density")
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def plot_lbg_history(histories, *, title="", ax=None, label="average log-likelihood"):
+    """EM's average training log-likelihood against the iteration across LBG, splits marked.
+
+    Parameters
+    ----------
+    histories : list of list of float
+        ``train_gmm_lbg(..., return_history=True)[1]``: the ML Gaussian's value, then one EM
+        history per split (its first value is the split model's).
+    """
+    fig, ax = _fig_ax(ax, (6, 4))
+    y, marks = [], []
+    for k, h in enumerate(histories):
+        if k:
+            marks.append((len(y), 2**k))
+        y.extend(float(v) for v in h)
+    ax.plot(np.arange(len(y)), y, marker=".", ms=3, lw=1, label=label)
+    for i, (it, m) in enumerate(marks):
+        ax.axvline(it - 0.5, color="gray", ls=":", lw=1, label="LBG split" if i == 0 else None)
+        ax.annotate(f"{m}", (it, y[it]), textcoords="offset points", xytext=(3, -12),
+                    fontsize=8, color="gray")
+    ax.set_xlabel("EM iteration (all LBG stages; the number of components after each split)")
+    ax.set_ylabel("average log-likelihood (nats per sample)")
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    return fig
+
+
+def plot_em_runs(runs: dict, *, title="", ax=None, notes: dict | None = None,
+                 ylabel="average log-likelihood (nats per sample)", logy=False):
+    """A quantity (by default the average log-likelihood) against the EM iteration for several
+    named runs of any lengths; ``notes`` ``{name: text}`` annotates a run's last point (e.g.
+    where it collapsed)."""
+    fig, ax = _fig_ax(ax, (6, 4))
+    if logy:
+        ax.set_yscale("log")
+    for name, h in runs.items():
+        h = np.asarray(h, dtype=float)
+        line, = ax.plot(np.arange(h.size), h, marker="o", ms=3, label=name)
+        if notes and name in notes:
+            ax.annotate(notes[name], (h.size - 1, h[-1]), textcoords="offset points",
+                        xytext=(-10, 8), ha="right", fontsize=8, color=line.get_color())
+    ax.set_xlabel("EM iteration")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(loc="best")
+    return fig
+
+
+def plot_clusters_2d(D, gamma, *, means=None, gmm=None, xlabel="x1", ylabel="x2", title="",
+                     ax=None, levels=8):
+    """2-D samples coloured by their clusters: hard (one-hot ``gamma``, e.g. K-means) or soft
+    (responsibilities, each point a mix of its components' colours), with the means marked and,
+    given a GMM, contours of its log-density.
+
+    Parameters
+    ----------
+    D : array_like, shape (2, N)
+    gamma : array_like, shape (M, N)
+        Non-negative cluster memberships of each sample, columns summing to one.
+    means : array_like, shape (2, M), optional
+        Cluster centres (crosses).
+    gmm : GMM or list of (w, mu, C), optional
+        Mixture whose log-density contours are drawn.
+    """
+    D = check_data(D, "D")
+    if D.shape[0] != 2:
+        raise ValueError(f"D has shape {D.shape}: this plot needs 2 rows (features), one column "
+                         f"per sample")
+    G = check_data(gamma, "gamma")
+    if G.shape[1] != D.shape[1]:
+        raise ValueError(f"gamma has shape {G.shape}, expected (M, {D.shape[1]}), one column "
+                         f"per sample of D")
+    M = G.shape[0]
+    rgb = np.array([matplotlib.colors.to_rgb(c) for c in class_colors(M)])  # (M, 3)
+    fig, ax = _fig_ax(ax, (5.5, 4.5))
+    ax.scatter(D[0], D[1], s=14, c=np.clip(G.T @ rgb, 0, 1), alpha=0.85)
+    if gmm is not None:
+        XX, YY = _grid_2d(D, 0.15, 200)
+        Z = logpdf_GMM(np.vstack([XX.ravel(), YY.ravel()]), gmm).reshape(XX.shape)
+        ax.contour(XX, YY, Z, levels=np.linspace(Z.max() - 6, Z.max(), levels), colors="k",
+                   linewidths=0.6, alpha=0.6)
+    if means is not None:
+        mu = check_data(means, "means", n_features=2)
+        for c in range(mu.shape[1]):
+            ax.scatter(mu[0, c], mu[1, c], marker="X", s=110, color=class_colors(M)[c % M],
+                       edgecolors="k", linewidths=0.8, label=f"centre {c}")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if means is not None:
+        ax.legend(loc="best", fontsize=8)
     return fig

@@ -80,6 +80,15 @@ def legend_texts(ax):
     return [t.get_text() for t in ax.get_legend().get_texts()]
 
 
+def figure_legend_texts(fig):
+    """The entries of the figure's one legend, which must lie right of every panel."""
+    assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in fig.axes)
+    fig.canvas.draw()
+    right = max(ax.get_window_extent().x1 for ax in fig.axes if ax.get_visible())
+    assert fig.legends[0].get_window_extent().x0 >= right
+    return [t.get_text() for t in fig.legends[0].get_texts()]
+
+
 def tick_texts(labels):
     return [t.get_text() for t in labels]
 
@@ -165,7 +174,7 @@ def test_plot_class_histograms_panels_and_counts():
     assert len(visible) == 5
     assert [ax.get_xlabel() for ax in visible] == names
     assert all(ax.get_ylabel() == "count" for ax in visible)
-    assert legend_texts(visible[0]) == ["a", "b", "c"]
+    assert figure_legend_texts(fig) == ["a", "b", "c"]  # one legend, right of the panels
     assert fig._suptitle.get_text() == "hist"
     for i, ax in enumerate(visible):
         bars = ax.patches
@@ -173,13 +182,14 @@ def test_plot_class_histograms_panels_and_counts():
         for k in range(3):  # heights of class k's bars add up to its number of samples
             heights = [b.get_height() for b in bars[6 * k : 6 * (k + 1)]]
             assert sum(heights) == np.sum(L == k)
-        # the same 6 equal bins over the feature's whole range for every class
+        # the same 6 equal bins over the feature's whole range for every class (interior edges
+        # raised by 1e-9 of a bin, see the centring test below)
         edges = np.linspace(D[i].min(), D[i].max(), 7)
         for k in range(3):
             lefts = [b.get_x() for b in bars[6 * k : 6 * (k + 1)]]
             rights = [b.get_x() + b.get_width() for b in bars[6 * k : 6 * (k + 1)]]
-            assert np.allclose(lefts, edges[:-1], rtol=0, atol=1e-12)
-            assert np.allclose(rights, edges[1:], rtol=0, atol=1e-12)
+            assert np.allclose(lefts, edges[:-1], rtol=0, atol=1e-8)
+            assert np.allclose(rights, edges[1:], rtol=0, atol=1e-8)
 
 
 def test_plot_class_histograms_density_and_default_names():
@@ -190,7 +200,7 @@ def test_plot_class_histograms_density_and_default_names():
     assert len(fig.axes) == 2  # ncols shrinks to the number of features
     assert [ax.get_xlabel() for ax in fig.axes] == ["feature 0", "feature 1"]
     assert fig.axes[0].get_ylabel() == "density"
-    assert legend_texts(fig.axes[0]) == ["class 0", "class 1"]
+    assert figure_legend_texts(fig) == ["class 0", "class 1"]
     bars = fig.axes[0].patches
     for k in range(2):  # each class histogram is a density: area 1
         area = sum(b.get_height() * b.get_width() for b in bars[5 * k : 5 * (k + 1)])
@@ -251,7 +261,7 @@ def test_plot_pair_scatter_grid_labels_points():
     assert [ax.get_ylabel() for ax in axes[:, 0]] == names
     assert all(ax.get_xlabel() == "" for ax in axes[:-1].ravel())
     assert all(ax.get_ylabel() == "" for ax in axes[:, 1:].ravel())
-    assert legend_texts(axes[0, 0]) == ["neg", "pos"]
+    assert figure_legend_texts(fig) == ["neg", "pos"]
     for i in range(3):
         for j in range(3):
             pts = scatter_offsets(axes[i, j])
@@ -317,6 +327,10 @@ def test_plot_gaussian_fit_1d_density_matches_scipy():
     assert ax.get_xlabel() == "length [cm]" and ax.get_ylabel() == "density"
     labels = legend_texts(ax)
     assert labels[0] == "setosa (histogram)" and f"{mu:.3g}" in labels[1]
+    # the legend sits above the tallest bar and the curve's peak, covering neither
+    fig.canvas.draw()
+    top = max(max(b.get_height() for b in bars), gy.max())
+    assert ax.get_legend().get_window_extent().y0 > ax.transData.transform((0, top))[1]
 
     fig0, ax0 = plt.subplots()
     assert plot_gaussian_fit_1d(x.ravel(), mu, var, xlabel="x", ax=ax0, color="C2") is fig0
@@ -400,6 +414,10 @@ def test_plot_decision_regions_predict_grid():
     for k in range(2):
         assert np.array_equal(pts[k], D[:, L == k].T)
     assert legend_texts(ax) == ["left", "right"]
+    for size in [(5.5, 4.5), (3.0, 2.5), (8.0, 7.0)]:  # the legend lies below the x label
+        fig.set_size_inches(*size)
+        fig.canvas.draw()
+        assert ax.get_legend().get_window_extent().y1 <= ax.xaxis.label.get_window_extent().y0
     assert (ax.get_xlabel(), ax.get_ylabel(), ax.get_title()) == ("a", "b", "t")
 
     fig0, ax0 = plt.subplots()
@@ -421,6 +439,20 @@ def test_plot_curves_lines_and_hlines():
     assert legend_texts(ax) == ["a", "b", "ref"]
     assert ax.get_xscale() == "linear"
     assert (ax.get_xlabel(), ax.get_ylabel(), ax.get_title()) == ("x", "y", "t")
+    fig.canvas.draw()  # a figure of its own: the legend right of the axes
+    assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1
+
+
+def test_plot_curves_hlines_inside_the_y_limits():
+    # a reference below every curve (lecture 06: MVG's EER under the LR curves) must not sit on
+    # the x axis, nor one above them on the top edge
+    for ref in (0.5, 10.0):
+        ax = plot_curves(["0", "1e-05", "0.001"], {"LR": [4.5, 4.4, 4.2]}, xlabel="lambda",
+                         ylabel="EER", hlines={"MVG": ref}).axes[0]
+        lo, hi = ax.get_ylim()
+        assert lo < ref < hi and lo < 4.2 and 4.5 < hi
+        margin = 0.02 * (hi - lo)
+        assert ref - lo > margin and hi - ref > margin
 
 
 def test_plot_curves_logx_ticks():
@@ -518,7 +550,8 @@ def test_plot_roc_draws_roc_points():
     assert np.allclose(ax.lines[0].get_ydata(), ptp, rtol=0, atol=1e-15)
     chance = ax.lines[2]
     assert list(chance.get_xdata()) == [0, 1] and list(chance.get_ydata()) == [0, 1]
-    assert ax.get_xlim() == (0.0, 1.0) and ax.get_ylim() == (0.0, 1.0)
+    # 2% beyond [0, 1]: a curve along an edge stays visible
+    assert ax.get_xlim() == (-0.02, 1.02) and ax.get_ylim() == (-0.02, 1.02)
     assert legend_texts(ax) == ["A", "B", "chance"]
     assert ax.lines[0].get_color() != ax.lines[1].get_color()
     assert ax.get_title() == "roc"
@@ -552,18 +585,44 @@ def test_plot_det_probit_axes():
     assert np.allclose(diag.get_ydata(), diag.get_xdata())
     assert np.allclose(ax.get_xlim(), norm.ppf([0.001, 0.5]))
     assert np.allclose(ax.get_ylim(), norm.ppf([0.001, 0.5]))
-    ticks = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4]
+    # the course's ticks, thinned to at least 1/9 of the axis apart (by hand: probit gaps
+    # 0.51, 0.52, 0.41, 0.36, 0.44, 0.59 against 3.09 / 9 = 0.34 on (0.001, 0.5))
+    ticks = [0.001, 0.005, 0.02, 0.05, 0.1, 0.2, 0.4]
     assert np.allclose(ax.get_xticks(), norm.ppf(ticks))
     assert np.allclose(ax.get_yticks(), norm.ppf(ticks))
-    pct = ["0.1", "0.2", "0.5", "1", "2", "5", "10", "20", "40"]
+    pct = ["0.1", "0.5", "2", "5", "10", "20", "40"]
     assert tick_texts(ax.get_xticklabels()) == pct
     assert tick_texts(ax.get_yticklabels()) == pct
     assert legend_texts(ax)[0] == "gauss"
     assert ax.get_title() == "det"
 
     ax = plot_det({}, lim=(0.01, 0.9)).axes[0]
-    assert np.allclose(ax.get_xticks(), norm.ppf([0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8,
-                                                  0.9]))
+    assert np.allclose(ax.get_xticks(), norm.ppf([0.01, 0.05, 0.2, 0.4, 0.6, 0.8, 0.9]))
+
+
+def test_plot_det_tick_labels_do_not_overlap():
+    for lim in [(0.001, 0.5), (0.0001, 0.99), (0.01, 0.9)]:
+        fig = plot_det({}, lim=lim)
+        fig.canvas.draw()
+        boxes = [t.get_window_extent() for t in fig.axes[0].get_xticklabels()]
+        assert len(boxes) >= 4
+        for left, right in zip(boxes, boxes[1:]):
+            assert left.x1 < right.x0, (lim, left, right)
+
+
+def test_plot_det_names_a_system_it_cannot_draw():
+    L = np.array([0, 0, 0, 1, 1, 1])
+    separable = np.array([-3.0, -2.0, -1.0, 1.0, 2.0, 3.0])
+    far = (np.array([0.0, 0.0, 1.0, 1.0]), np.array([1.0, 0.7, 0.7, 0.0]))  # no point inside
+    fig = plot_det({"perfect": det_points(separable, L), "far": far,
+                    "gauss": det_points(*binary_scores(3))})
+    names = legend_texts(fig.axes[0])
+    assert names[0] == "perfect: perfect separation, no curve"
+    assert names[1] == "far: outside the plotted range"
+    assert names[2] == "gauss"
+    fig.canvas.draw()
+    legend = fig.axes[0].get_legend().get_window_extent()
+    assert legend.x0 >= fig.axes[0].get_window_extent().x1  # right of the axes, over no curve
 
 
 @pytest.mark.parametrize("lim", [(0.5, 0.1), (0.0, 0.5), (0.1, 1.0), (0.2, 0.2), (-0.1, 0.5)])
@@ -591,13 +650,103 @@ def test_plot_bayes_error_draws_bayes_error_curve():
     assert np.all(ax.lines[1].get_ydata() <= ax.lines[0].get_ydata() + 1e-12)
     assert [ln.get_linestyle() for ln in ax.lines] == ["-", "--", "-", "--"]
     assert ax.lines[0].get_color() == ax.lines[1].get_color() != ax.lines[2].get_color()
-    assert legend_texts(ax) == ["sys: actDCF", "sys: minDCF", "miscal: actDCF",
-                                "miscal: minDCF"]
-    assert ax.get_xlim() == (-3.0, 3.0) and ax.get_ylim() == (0.0, 1.1)
+    # one legend entry per system (its colour), one per line style
+    assert legend_texts(ax) == ["sys", "miscal", "actDCF", "minDCF"]
+    top = 1.05 * max(act.max(), mn.max(), act2.max(), mn2.max(), 0.05)
+    assert ax.get_xlim() == (-3.0, 3.0) and np.allclose(ax.get_ylim(), (-0.02 * top, top))
     assert ax.get_title() == "bep"
     ax0 = plt.subplots()[1]
     plot_bayes_error(list(x), {"sys": (act, mn)}, ax=ax0, ylim=(0, 2))
     assert ax0.get_ylim() == (0.0, 2.0) and len(ax0.lines) == 2
+
+
+def test_plot_bayes_error_shows_every_curve_and_its_legend_covers_none():
+    x = np.linspace(-4, 4, 9)
+    high = np.array([0.3, 0.5, 0.9, 1.2, 1.6, 1.2, 0.9, 0.5, 0.3])  # an actDCF above 1
+    zero = np.zeros(9)  # a perfect system: minDCF and actDCF 0
+    fig = plot_bayes_error(x, {"miscalibrated": (high, 0.5 * high), "perfect": (zero, zero)})
+    ax = fig.axes[0]
+    lo, hi = ax.get_ylim()
+    assert hi >= high.max() and lo < 0  # the top of the curve and the zero line are visible
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.x0 >= ax.get_window_extent().x1  # right of the axes, over no curve
+
+
+# ------------------------------------------------------------------------------------------------
+# every helper validates its input at the boundary
+
+
+def _roc():
+    return roc_points(*binary_scores(1))
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: plot_roc({"a": binary_scores(1)[0]}), ValueError,
+     r"curves\['a'\] has shape \(200,\).*pair \(Pfp, Ptp\).*roc_points"),
+    (lambda: plot_roc([_roc()]), TypeError, r"curves must be a dict name -> \(Pfp, Ptp\)"),
+    (lambda: plot_roc({"a": (np.zeros(3), np.zeros(4))}), ValueError,
+     r"curves\['a'\]: Pfp has shape \(3,\) but Ptp has shape \(4,\)"),
+    (lambda: plot_roc({"a": (np.zeros(3), np.zeros(3), np.zeros(3))}), ValueError,
+     r"curves\['a'\] must be a pair \(Pfp, Ptp\).*length 3"),
+    (lambda: plot_roc({"a": (np.array([0.0, 50.0]), np.array([0.0, 100.0]))}), ValueError,
+     r"rates must lie in \[0, 1\]"),
+    (lambda: plot_roc({"a": (np.array([0.0, np.nan]), np.array([0.0, 1.0]))}), ValueError,
+     r"curves\['a'\]\[0\] \(Pfp\) contains NaN"),
+    (lambda: plot_det({"a": (np.zeros((2, 2)), np.zeros(2))}), ValueError,
+     r"curves\['a'\]\[0\] \(Pfp\) must be a 1-D array.*shape \(2, 2\)"),
+    (lambda: plot_det({"a": np.zeros(7)}), ValueError, r"det_points"),
+    (lambda: plot_bayes_error(np.linspace(-1, 1, 5), {"a": (np.zeros(4), np.zeros(4))}),
+     ValueError, r"curves\['a'\] has curves of shape \(4,\) but prior_log_odds has shape "
+                 r"\(5,\)"),
+    (lambda: plot_bayes_error(np.zeros((2, 3)), {}), ValueError,
+     r"prior_log_odds must be a 1-D array.*shape \(2, 3\)"),
+    (lambda: plot_bayes_error([0.0, 1.0], {"a": np.zeros(2)}), ValueError,
+     r"curves\['a'\] has shape \(2,\).*\(actDCF, minDCF\)"),
+    (lambda: plot_curves([1, 2, 3], {"a": [1.0, 2.0]}, xlabel="x", ylabel="y"), ValueError,
+     r"ys\['a'\] has shape \(2,\) but x has 3 points: expected \(3,\)"),
+    (lambda: plot_curves([1, 2], [[1.0, 2.0]], xlabel="x", ylabel="y"), TypeError,
+     r"ys must be a dict"),
+    (lambda: plot_curves([1, 2], {"a": ["p", "q"]}, xlabel="x", ylabel="y"), TypeError,
+     r"ys\['a'\] must be a 1-D array of numbers"),
+    (lambda: plot_curves([], {}, xlabel="x", ylabel="y"), ValueError,
+     r"x must be a non-empty 1-D sequence"),
+    (lambda: plot_curves([1, 2], {"a": [1, 2]}, xlabel="x", ylabel="y", hlines={"r": [1, 2]}),
+     ValueError, r"hlines\['r'\] must be a scalar"),
+    (lambda: plot_curves([0, 1], {"a": [1, 2]}, xlabel="x", ylabel="y", logx=True),
+     ValueError, r"logx=True needs x > 0"),
+    (lambda: plot_bars(["a", "b"], {"s": [1.0, 2.0, 3.0]}, xlabel="x", ylabel="y"), ValueError,
+     r"values\['s'\] has shape \(3,\) but x has 2 points"),
+    (lambda: figure_grid(0, 2), ValueError, r"nrows must be >= 1, got 0"),
+    (lambda: figure_grid(1, 2.5), TypeError, r"ncols must be an integer"),
+    (lambda: figure_grid(1, 1, width=-1), ValueError, r"width must be a positive number"),
+    (lambda: class_colors(-1), ValueError, r"K must be >= 0"),
+    (lambda: save_figure("not a figure", "x.png"), TypeError, r"fig must be a matplotlib Figure"),
+    (lambda: plot_roc({"a": _roc()}, ax="left"), TypeError, r"ax must be a matplotlib Axes"),
+    (lambda: plot_gaussian_fit_1d([], 0.0, 1.0, xlabel="x"), ValueError, r"x is empty"),
+    (lambda: plot_gaussian_fit_1d([1.0, 2.0], 0.0, 0.0, xlabel="x"), ValueError,
+     r"var must be a positive variance, got 0.0"),
+    (lambda: plot_gaussian_contours_2d(*two_class_2d(0), "logpdf", xlabel="x", ylabel="y"),
+     TypeError, r"logpdf must be a callable"),
+    (lambda: plot_gaussian_contours_2d(*two_class_2d(0), lambda X, k: np.zeros(3), xlabel="x",
+                                       ylabel="y"),
+     ValueError, r"logpdf\(X, 0\) returned shape \(3,\) for X of shape \(2, 40000\)"),
+    (lambda: plot_decision_regions(*two_class_2d(0), lambda X: np.zeros((1, X.shape[1])),
+                                   resolution=10),
+     ValueError, r"predict\(X\) returned shape \(1, 100\).*expected \(100,\)"),
+    (lambda: plot_decision_regions(*two_class_2d(0), None), TypeError,
+     r"predict must be a callable"),
+    (lambda: plot_images(np.zeros((784, 2)), ncols=0), ValueError, r"ncols must be >= 1"),
+    (lambda: plot_images(np.zeros((784, 2)), shape=(28,)), ValueError,
+     r"shape must be \(height, width\)"),
+    (lambda: plot_confusion_matrix(np.array([[1, -1], [0, 2]])), ValueError,
+     r"finite non-negative counts"),
+    (lambda: plot_confusion_matrix(np.array([["a", "b"], ["c", "d"]])), TypeError,
+     r"M must hold numbers"),
+])
+def test_plot_helpers_validate_their_input(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
 
 
 def test_plot_confusion_matrix_cells():
@@ -638,3 +787,21 @@ def test_plot_confusion_matrix_errors():
         plot_confusion_matrix(np.arange(4))
     with pytest.raises(ValueError, match="1 names given for 2 class"):
         plot_confusion_matrix(np.eye(2), class_names=["x"])
+
+
+def test_class_histograms_are_unchanged_by_centring_grid_data():
+    # iris-like measurements on a 0.1 grid: values fall exactly on numpy's bin edges, and the
+    # histogram of the centred data must count the same samples per bar as the raw one
+    from mlpr.datasets import load_iris
+
+    D, L = load_iris()
+    raw = plot_class_histograms(D, L, density=False)
+    centred = plot_class_histograms(D - D.mean(axis=1, keepdims=True), L, density=False)
+    for ax_raw, ax_c in zip(raw.axes, centred.axes):
+        counts = [[p.get_height() for p in c] for c in ax_raw.containers]
+        assert counts == [[p.get_height() for p in c] for c in ax_c.containers]
+    # without the raised edges they differ: the test would have caught the flaw
+    X = D - D.mean(axis=1, keepdims=True)
+    assert any(not np.array_equal(np.histogram(D[i, L == k], np.histogram_bin_edges(D[i], 10))[0],
+                                  np.histogram(X[i, L == k], np.histogram_bin_edges(X[i], 10))[0])
+               for i in range(4) for k in range(3))

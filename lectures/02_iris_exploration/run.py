@@ -1,27 +1,23 @@
 """Lecture 02: the iris dataset as a (features x samples) matrix, explored.
 
-Reproduces the notes' first laboratory: per-class histograms of each feature, pairwise scatter
-plots, and the dataset statistics (mean, covariance, variance, standard deviation, correlation).
+Reproduces the course's iris laboratory (lab 2): per-class histograms of each feature, pairwise
+scatter plots, and the dataset statistics (mean, covariance, variance, standard deviation,
+correlation). The reference statistics are those of the course's lab 2 solution.
 """
 
-import sys
-from pathlib import Path
-
 import numpy as np
+from _lecture import CLOSED_FORM, Lecture, lab
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _lecture import Lecture  # noqa: E402
-
-from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris  # noqa: E402
-from mlpr.gaussian import compute_mu_C  # noqa: E402
-from mlpr.plots import plot_class_histograms, plot_pair_scatter  # noqa: E402
+from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris
+from mlpr.gaussian import compute_mu_C
+from mlpr.plots import plot_class_histograms, plot_pair_scatter
 
 lec = Lecture("02_iris_exploration", __doc__)
 
 # -- load: one column per flower ------------------------------------------------------------------
 D, L = load_iris()
-lec.check("D.shape (features, samples)", D.shape, (4, 150), tol=0, fmt="{:.0f}")
-lec.check("samples per class", np.bincount(L), (50, 50, 50), tol=0, fmt="{:.0f}")
+lec.check("D.shape (features, samples)", D.shape, (4, 150), tol=0, fmt="{:.0f}", source=lab(2))
+lec.check("samples per class", np.bincount(L), (50, 50, 50), tol=0, fmt="{:.0f}", source=lab(2))
 
 # -- statistics: the notes' mean and (1/N) covariance ---------------------------------------------
 lec.section("Dataset statistics (all 150 flowers)")
@@ -29,10 +25,12 @@ mu, C = compute_mu_C(D)
 var = D.var(axis=1)  # the diagonal of C
 std = D.std(axis=1)
 corr = C / np.outer(std, std)
-lec.check("mean", mu.ravel(), [5.84333333, 3.05733333, 3.758, 1.19933333], tol=5e-9, fmt="{:.8f}")
+lec.check("mean", mu.ravel(), [5.84333333, 3.05733333, 3.758, 1.19933333], tol=5e-9, fmt="{:.8f}",
+          source=lab(2))
 lec.check("covariance diagonal (1/N)", np.diag(C), [0.68112222, 0.18871289, 3.09550267,
-                                                      0.57713289], tol=5e-9, fmt="{:.8f}")
-lec.check("variance == diag(C)", var, np.diag(C), tol=1e-12, fmt="{:.8f}")
+                                                      0.57713289], tol=5e-9, fmt="{:.8f}",
+          source=lab(2))
+lec.check("variance == diag(C)", var, np.diag(C), tol=1e-12, fmt="{:.8f}", source=CLOSED_FORM)
 lec.check("standard deviation", std, fmt="{:.6f}")
 lec.table("covariance", "Covariance matrix C (1/N)", [""] + list(IRIS_FEATURES),
           [[f] + list(C[i]) for i, f in enumerate(IRIS_FEATURES)])

@@ -6,16 +6,11 @@ discrete models: a Bernoulli coin and a categorical die, the pitfall of zero cou
 pseudo-counts that remove it.
 """
 
-import sys
-from pathlib import Path
-
 import numpy as np
+from _lecture import CLOSED_FORM, INVARIANT, Lecture
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _lecture import Lecture  # noqa: E402
-
-from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris  # noqa: E402
-from mlpr.gaussian import (  # noqa: E402
+from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris
+from mlpr.gaussian import (
     compute_mu_C,
     loglikelihood,
     logpdf_GAU_ND,
@@ -24,7 +19,7 @@ from mlpr.gaussian import (  # noqa: E402
     ml_bernoulli,
     ml_categorical,
 )
-from mlpr.plots import (  # noqa: E402
+from mlpr.plots import (
     figure_grid,
     plot_bars,
     plot_curves,
@@ -71,9 +66,9 @@ ll_mu = [loglikelihood(X, mu + d, C) for d in deltas]
 ll_C = [loglikelihood(X, mu, s * C) for s in scales]
 lec.check("log-likelihood at the ML estimate", ll_ml)
 lec.check("max over mu shifts attained at shift 0", deltas[np.argmax(ll_mu)], 0.0, tol=0,
-          fmt="{:.2f}")
+          fmt="{:.2f}", source=INVARIANT)
 lec.check("max over C scalings attained at scale 1", scales[np.argmax(ll_C)], 1.0, tol=0,
-          fmt="{:.3f}")
+          fmt="{:.3f}", source=INVARIANT)
 fig, axes = figure_grid(1, 2, title="Versicolor: perturbing the ML estimate lowers the "
                         "log-likelihood", width=5)
 plot_curves(deltas, {"ll(mu_ML + delta 1, C_ML)": ll_mu}, xlabel="delta (cm)",
@@ -92,7 +87,7 @@ for pseudo in (0.0, 1.0):
     ll = logpmf_bernoulli(test_flips, p).sum()
     lec.check(f"pseudo={pseudo:g}: p(heads), test log-likelihood", [p, ll], fmt="{:.4f}")
 lec.check("ML p(heads) with pseudo-count 1 = (5 + 1) / (5 + 2)", ml_bernoulli(flips, pseudo=1.0),
-          6 / 7, tol=1e-12)
+          6 / 7, tol=1e-12, source=CLOSED_FORM)
 
 lec.section("Categorical die: ML from 12 rolls, face 6 never seen")
 rng = np.random.default_rng(0)
@@ -106,7 +101,7 @@ for pseudo in (0.0, 0.5, 1.0):
     lec.check(f"pseudo={pseudo:g}: p(face 6), test log-likelihood of 30 fair rolls",
               [pi[5], ll], fmt="{:.4f}")
 lec.check("pseudo=0: p(face 6) = 0, the zero-count pitfall", pmfs["pseudo-count 0"][5], 0.0,
-          tol=0)
+          tol=0, source=CLOSED_FORM)
 lec.figure(plot_bars(range(1, 7), {**pmfs, "fair die": np.full(6, 1 / 6)}, xlabel="face",
                      ylabel="probability",
                      title="Die: ML categorical estimate from 12 rolls, with pseudo-counts"),
