@@ -24,16 +24,19 @@ import warnings
 import numpy as np
 import scipy.linalg
 
-from .gaussian import _mean_cov
+from .gaussian import compute_mu_C
 from .utils import (
-    _as_float_array,
-    _overflow_error,
+    check_array,
+    check_choice,
     check_data,
     check_data_labels,
+    check_finite,
+    check_finite_statistic,
     check_int,
     model,
     vcol,
     vrow,
+    warn_if_transposed,
 )
 
 __all__ = [
@@ -69,12 +72,6 @@ def _fix_signs(V: np.ndarray) -> np.ndarray:
     signs = np.sign(V[idx, np.arange(V.shape[1])])
     signs[signs == 0] = 1.0
     return V * signs
-
-
-def _check_choice(value, name: str, options: tuple[str, ...]) -> str:
-    if value not in options:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}, got {value!r}")
-    return value
 
 
 def _whitening_matrix(
@@ -134,6 +131,10 @@ class PCAModel:
         (1/N) covariance matrix, in decreasing order.
     total_variance : float
         Trace of the ML covariance matrix, the sum of all D eigenvalues.
+
+    Notes
+    -----
+    PCA of notes ch. 3; `fit_pca` gives the formulas.
     """
 
     P: np.ndarray
@@ -148,7 +149,7 @@ class PCAModel:
         """
         D = check_data(D, n_features=self.P.shape[0], allow_1d=True,
                        params="the PCA parameters (P, mu)")
-        return self.P.T @ D  # eq. y = P^T x
+        return self.P.T @ D  # y = P^T x
 
     def reconstruct(self, Y) -> np.ndarray:
         """Map projected data ``Y`` (m, N) back to the original space: ``P Y``, shape (D, N).
@@ -226,18 +227,19 @@ def n_components_for_variance(eigenvalues, fraction: float) -> int:
 
     Notes
     -----
+    Choosing m for PCA, notes ch. 3.
+
     .. math:: m^* = \min \Big\{ m : \sum_{i=1}^m \lambda_i \ge f \sum_{i=1}^D \lambda_i \Big\}
 
     with :math:`\lambda_1 \ge \dots \ge \lambda_D`.
     """
-    eigs = _as_float_array(eigenvalues, "eigenvalues")
+    eigs = check_array(eigenvalues, "eigenvalues")
     if eigs.ndim != 1 or eigs.size == 0:
         raise ValueError(
             f"eigenvalues must be a non-empty 1-D array of all covariance eigenvalues, got shape "
             f"{eigs.shape}"
         )
-    if not np.all(np.isfinite(eigs)):
-        raise ValueError("eigenvalues contains NaN or infinite values")
+    check_finite(eigs, "eigenvalues")
     if eigs.min() < -1e-10 * max(abs(eigs.max()), 1.0):
         raise ValueError(
             f"eigenvalues must be non-negative (variances), got minimum {eigs.min():.3g}"
@@ -291,35 +293,46 @@ def fit_pca(D, m: int, method: str = "eigh") -> PCAModel:
     the data before any product (`mlpr.gaussian.compute_mu_C`), so eigenvalues and directions
     are as accurate on data far from the origin as near it.
     """
-    D = check_data(D, unlabelled=True)
-    _check_choice(method, "method", _PCA_METHODS)
+    D = check_data(D)  # the solvers warn when D looks transposed (fewer samples than features)
+    check_choice(method, "method", _PCA_METHODS)
     m = check_int(m, "m", low=1)
-    nfeat, N = D.shape
-    if m > nfeat:
+    if m > D.shape[0]:
         raise ValueError(
-            f"m = {m} exceeds the dimension of D, shape {D.shape}: PCA keeps at most D = {nfeat} "
-            f"directions (1 <= m <= {nfeat})"
+            f"m = {m} exceeds the dimension of D, shape {D.shape}: PCA keeps at most D = "
+            f"{D.shape[0]} directions (1 <= m <= {D.shape[0]})"
         )
-    if method == "eigh":
-        mu, C = _mean_cov(D)  # eq. C = 1/N sum (x - mu)(x - mu)^T
-        s, U = scipy.linalg.eigh(C, subset_by_index=[nfeat - m, nfeat - 1])  # ascending
-        eigs = s[::-1]
-        P = U[:, ::-1]  # eq. P = m leading eigenvectors of C
-        total = float(np.trace(C))
-    else:
-        with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
-            mu = vcol(D.mean(axis=1))
-            DC = D - mu
-            total = float(np.sum(DC * DC) / N)
-        if not (np.all(np.isfinite(mu)) and np.isfinite(total)):
-            raise _overflow_error(D, "D", "the covariance")
-        U, sv, _ = np.linalg.svd(DC, full_matrices=m > min(nfeat, N))
-        eigs = np.zeros(m)
-        k = min(m, sv.size)
-        eigs[:k] = sv[:k] ** 2 / N  # eq. lambda_i = sigma_i^2 / N
-        P = U[:, :m]
+    P, eigs, mu, total = _PCA_SOLVERS[method](D, m)
     P = np.ascontiguousarray(_fix_signs(P))
     return PCAModel(P=P, mu=mu, eigenvalues=np.maximum(eigs, 0.0), total_variance=total)
+
+
+def _pca_eigh(D: np.ndarray, m: int):
+    """P, the m leading eigenvectors of the ML covariance C = U diag(s) U^T, and their
+    eigenvalues, decreasing; mu and trace(C)."""
+    mu, C = compute_mu_C(D)  # C = 1/N sum_i (x_i - mu)(x_i - mu)^T
+    nfeat = C.shape[0]
+    s, U = scipy.linalg.eigh(C, subset_by_index=[nfeat - m, nfeat - 1])  # ascending
+    return U[:, ::-1], s[::-1], mu, float(np.trace(C))  # P = m leading eigenvectors of C
+
+
+def _pca_svd(D: np.ndarray, m: int):
+    """The same from the SVD of the centred data, D - mu = U Sigma V^T: P = U[:, :m],
+    lambda_i = sigma_i^2 / N; C is never formed."""
+    warn_if_transposed(D)
+    nfeat, N = D.shape
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
+        mu = vcol(D.mean(axis=1))
+        DC = D - mu
+        total = float(np.sum(DC * DC) / N)  # trace(C)
+    check_finite_statistic(np.append(mu, total), D, "D", "the covariance")
+    U, sv, _ = np.linalg.svd(DC, full_matrices=m > min(nfeat, N))
+    eigs = np.zeros(m)
+    k = min(m, sv.size)
+    eigs[:k] = sv[:k] ** 2 / N  # lambda_i = sigma_i^2 / N
+    return U[:, :m], eigs, mu, total
+
+
+_PCA_SOLVERS = {"eigh": _pca_eigh, "svd": _pca_svd}
 
 
 def PCA(D, m: int, method: str = "eigh") -> np.ndarray:
@@ -327,6 +340,10 @@ def PCA(D, m: int, method: str = "eigh") -> np.ndarray:
 
     Same as ``fit_pca(D, m, method).transform(D)``: ``P^T D`` with the uncentred data, as in the
     notes. See `fit_pca`.
+
+    Notes
+    -----
+    PCA of notes ch. 3, the notes' function: :math:`y = P^T x`.
     """
     return fit_pca(D, m, method).transform(D)
 
@@ -391,14 +408,13 @@ def _Sw_Sb(D: np.ndarray, L: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             Z -= mu  # x_i - mu
             M[:, c] = Z.mean(axis=1)  # mu_c - mu
             Z -= M[:, [c]]  # x_i - mu_c
-            Sw += Z @ Z.T  # eq. sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
+            Sw += Z @ Z.T  # sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
         # sum_c n_c (mu_c - mu) = 0 exactly; what the computed M gives instead is the rounding
         # of mu, removed here
         M -= vcol(M @ n) / N
-        Sb = (M * n) @ M.T  # eq. sum_c n_c (mu_c - mu)(mu_c - mu)^T
+        Sb = (M * n) @ M.T  # sum_c n_c (mu_c - mu)(mu_c - mu)^T
         Sw, Sb = Sw / N, 0.5 * (Sb + Sb.T) / N
-    if not (np.all(np.isfinite(Sw)) and np.all(np.isfinite(Sb))):
-        raise _overflow_error(D, "D", "the within- or between-class covariance")
+    check_finite_statistic(np.stack([Sw, Sb]), D, "D", "the within- or between-class covariance")
     return Sw, Sb
 
 
@@ -429,20 +445,20 @@ class LDAModel:
         """Project ``D`` (D, N) onto the discriminant directions: ``W^T D``, shape (m, N)."""
         D = check_data(D, n_features=self.W.shape[0], allow_1d=True,
                        params="the LDA parameters (W, mu)")
-        return self.W.T @ D  # eq. y = W^T x
+        return self.W.T @ D  # y = W^T x
 
 
 def _lda_directions(Sw, Sb, m: int, method: str) -> tuple[np.ndarray, np.ndarray]:
     """Top-m generalised eigenpairs of (Sb, Sw), normalised to W^T Sw W = I, raw signs."""
     P1 = _whitening_matrix(Sw, "the within-class covariance Sw")
     if method == "geig":
-        s, U = scipy.linalg.eigh(Sb, Sw)  # eq. Sb w = lambda Sw w
+        s, U = scipy.linalg.eigh(Sb, Sw)  # Sb w = lambda Sw w
         return U[:, ::-1][:, :m], s[::-1][:m]
-    SbT = P1 @ Sb @ P1.T  # eq. Sb_T = P1 Sb P1^T (Sw whitened to I)
+    SbT = P1 @ Sb @ P1.T  # Sb_T = P1 Sb P1^T (Sw whitened to I)
     SbT = 0.5 * (SbT + SbT.T)
     s, U = np.linalg.eigh(SbT)
     P2 = U[:, ::-1][:, :m]
-    return P1.T @ P2, s[::-1][:m]  # eq. W = P1^T P2
+    return P1.T @ P2, s[::-1][:m]  # W = P1^T P2
 
 
 def _check_between_class_rank(s: np.ndarray, m: int) -> None:
@@ -513,8 +529,8 @@ def fit_lda(D, L, m: int, method: str = "geig", basis: str = "sw") -> LDAModel:
     eigenvalues are distinct, and always span the same subspace.
     """
     D, L = check_data_labels(D, L)
-    _check_choice(method, "method", _LDA_METHODS)
-    _check_choice(basis, "basis", _LDA_BASES)
+    check_choice(method, "method", _LDA_METHODS)
+    check_choice(basis, "basis", _LDA_BASES)
     m = check_int(m, "m", low=1)
     nfeat = D.shape[0]
     K = int(L.max()) + 1
@@ -539,6 +555,10 @@ def LDA(D, L, m: int, method: str = "geig", basis: str = "sw") -> np.ndarray:
     """Project ``D`` (D, N) onto its m LDA directions, shape (m, N).
 
     Same as ``fit_lda(D, L, m, method, basis).transform(D)``; see `fit_lda`.
+
+    Notes
+    -----
+    LDA of notes ch. 3, the notes' function: :math:`y = W^T x`.
     """
     return fit_lda(D, L, m, method, basis).transform(D)
 
@@ -558,6 +578,10 @@ class WhiteningModel:
         with ``S = U diag(s) U^T``, so ``W^T S W = I``.
     mu : ndarray, shape (D, 1)
         Training mean (not subtracted by `transform`; covariances do not depend on it).
+
+    Notes
+    -----
+    The whitening step of LDA by joint diagonalisation, notes ch. 3.
     """
 
     W: np.ndarray
@@ -567,7 +591,7 @@ class WhiteningModel:
         """Whiten ``D`` (D, N): ``W^T D``, shape (D, N)."""
         D = check_data(D, n_features=self.W.shape[0], allow_1d=True,
                        params="the whitening parameters (W, mu)")
-        return self.W.T @ D  # eq. y = P_1^T x
+        return self.W.T @ D  # y = P_1^T x
 
 
 def fit_whitening(D, L=None) -> WhiteningModel:
@@ -606,8 +630,8 @@ def fit_whitening(D, L=None) -> WhiteningModel:
               P_1 = U \operatorname{diag}(s^{-1/2}) U^T, \qquad P_1 S P_1^T = I.
     """
     if L is None:
-        D = check_data(D, unlabelled=True)
-        mu, S = _mean_cov(D)  # eq. C = 1/N sum_i (x_i - mu)(x_i - mu)^T
+        D = check_data(D)
+        mu, S = compute_mu_C(D)  # C = 1/N sum_i (x_i - mu)(x_i - mu)^T; warns on (N, D) data
         return WhiteningModel(W=_whitening_matrix(S, "the covariance of D", D.shape), mu=mu)
     D, L = check_data_labels(D, L)
     mu = vcol(D.mean(axis=1))
@@ -706,7 +730,7 @@ def train_lda_binary(D, L, threshold: str = "midpoint") -> LDABinaryClassifier:
     .. math:: t_{\mathrm{midpoint}} = \frac{w^T \mu_0 + w^T \mu_1}{2}.
     """
     D, L = check_data_labels(D, L, n_classes=2)  # labels in {0, 1}, both present
-    _check_choice(threshold, "threshold", _THRESHOLDS)
+    check_choice(threshold, "threshold", _THRESHOLDS)
     Sw, Sb = _Sw_Sb(D, L)
     W, _ = _lda_directions(Sw, Sb, 1, "geig")
     w = W[:, :1]
@@ -719,7 +743,7 @@ def train_lda_binary(D, L, threshold: str = "midpoint") -> LDABinaryClassifier:
         )
     if m1 < m0:  # orient class 1 to the right
         w, s, m0, m1 = -w, -s, -m0, -m1
-    t = 0.5 * (m0 + m1)  # eq. t = (w^T mu_0 + w^T mu_1) / 2
+    t = 0.5 * (m0 + m1)  # t = (w^T mu_0 + w^T mu_1) / 2
     if threshold == "min_error":
         t = _min_error_threshold(s, L, t)
     return LDABinaryClassifier(w=np.ascontiguousarray(w), t=float(t))

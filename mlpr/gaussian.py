@@ -1,4 +1,4 @@
-"""Density estimation: Gaussian log-densities, discrete log-pmfs, ML estimates (notes ch. 4).
+r"""Density estimation: Gaussian log-densities, discrete log-pmfs, ML estimates (notes ch. 4).
 
 Continuous models
     ``logpdf_GAU_1D`` (one feature), ``logpdf_GAU_ND`` (D features, full covariance),
@@ -7,13 +7,21 @@ Discrete models
     Bernoulli, binomial, categorical and multinomial log-pmfs with their ML estimates, optionally
     smoothed by pseudo-counts.
 
-Every Gaussian density is computed through the Cholesky factor ``L`` of the covariance
-(``C = L L^T``): the log-determinant is read off the diagonal of ``L`` and the Mahalanobis distance
-is the squared norm of ``y = L^{-1} (x - mu)``; neither ``inv(C)`` nor ``det(C)`` is ever formed.
-``_chol`` (the factorisation with an explanatory error) and ``logpdf_GAU_ND_chol`` (the density
-from a given factor) are shared with the generative classifiers and the GMMs, which factor each
-covariance once and evaluate it on many samples; ``_logpdf_chol`` is the same computation
-without validation, for callers that have already validated their data.
+The Gaussian log-density is written once, in `_logpdf`, as the notes write it,
+
+.. math::
+
+    \log \mathcal{N}(x \mid \mu, C) = -\frac{D}{2} \log 2\pi - \frac{1}{2} \log |C|
+        - \frac{1}{2} (x - \mu)^T C^{-1} (x - \mu),
+
+and evaluated through the lower Cholesky factor of the covariance, :math:`C = L L^T`: the
+log-determinant is :math:`2 \sum_i \log L_{ii}` and the Mahalanobis distance the squared norm
+of :math:`y = L^{-1}(x - \mu)`; neither ``inv(C)`` nor ``det(C)`` is ever formed.
+`_mahalanobis_sq_plain` is the textbook distance (one triangular solve); `_mahalanobis_sq`, the
+one the library runs, computes the same numbers one block of columns at a time
+(`mlpr.utils.centred_blocks`) so that no (D, N) temporary is created. Every Gaussian of mlpr
+goes through `logpdf_GAU_ND` or, for a covariance factored once (`cholesky_factor`) and used on
+many data sets (the generative classifiers), `logpdf_GAU_ND_chol`.
 
 Zero counts. The ML estimate of a discrete distribution gives probability 0 to every value that
 does not occur in the training data, so one unseen value in a test sample makes its log-likelihood
@@ -24,22 +32,32 @@ smoothing), which keeps every probability positive.
 
 from __future__ import annotations
 
-from numbers import Real
-
 import numpy as np
 import scipy.linalg
 import scipy.linalg.lapack
 from scipy.special import gammaln, xlog1py, xlogy
 
 from .utils import (
-    _as_float_array,
-    _overflow_error,
+    block_width,
+    centred_blocks,
+    check_array,
+    check_binary_values,
+    check_cholesky_factor,
+    check_counts,
     check_covariance,
     check_data,
+    check_finite,
+    check_finite_result,
+    check_finite_statistic,
     check_int,
     check_labels,
+    check_mean,
+    check_mean_cov,
+    check_per_feature,
+    check_probabilities,
+    check_probability_vector,
+    check_pseudo_count,
     check_rng,
-    check_vector,
     vcol,
 )
 
@@ -47,6 +65,7 @@ __all__ = [
     "logpdf_GAU_1D",
     "logpdf_GAU_ND",
     "logpdf_GAU_ND_chol",
+    "cholesky_factor",
     "loglikelihood",
     "compute_mu_C",
     "sample_GAU_ND",
@@ -61,25 +80,11 @@ __all__ = [
 ]
 
 _LOG_2PI = np.log(2.0 * np.pi)
-
-# The whitening y = L^{-1} (x - mu) is computed on blocks of columns, in two buffers allocated
-# once, so that no (D, N) temporary is created. A block of _BLOCK_COLS columns is wide enough for
-# BLAS to run at full speed and, for small D, small enough for the centring, the product and the
-# sum of squares to share the cache (measured best for D = 50 and D = 784 alike); each buffer
-# holds at most _MAX_BLOCK_BYTES.
-_BLOCK_COLS = 1 << 14
-_MAX_BLOCK_BYTES = 1 << 27
-
-_SUM_TOL = 1e-8  # tolerance on sum(pi) == 1
-_SINGULAR_TOL = 10 * np.finfo(float).eps  # per feature; see _chol
-
-
-# ------------------------------------------------------------------------------------------------
-# private validation helpers
-
-
-# the shared numeric-array check of utils (strings, objects and complex numbers refused)
-_as_real_array = _as_float_array
+_SINGULAR_TOL = 10 * np.finfo(float).eps  # per feature; see cholesky_factor
+_NAN_DENSITY = (
+    "the covariance (or its Cholesky factor) is too close to singular to be evaluated in "
+    "float64; add a covariance floor (C + eps * I) or reduce the dimension with PCA first"
+)
 
 
 def _first_bad(a: np.ndarray, bad: np.ndarray) -> float:
@@ -87,124 +92,49 @@ def _first_bad(a: np.ndarray, bad: np.ndarray) -> float:
     return float(a[bad].ravel()[0])
 
 
-def _check_finite(a: np.ndarray, name: str) -> np.ndarray:
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return a
-
-
-def _check_probabilities(p, name: str) -> np.ndarray:
-    """Validate a probability or an array of probabilities, each in [0, 1]."""
-    a = _as_real_array(p, name)
-    bad = ~((a >= 0.0) & (a <= 1.0))  # also catches NaN
-    if np.any(bad):
-        raise ValueError(f"{name} must hold probabilities in [0, 1], got {_first_bad(a, bad)!r}")
-    return a
-
-
-def _check_pi(pi, name: str = "pi") -> np.ndarray:
-    """Validate a probability vector of length M >= 1 summing to one; return it 1-D (M,)."""
-    a = _as_real_array(pi, name)
-    if a.size == 0 or not (a.ndim == 1 or (a.ndim == 2 and 1 in a.shape)):
-        raise ValueError(f"{name} must be a non-empty vector of shape (M,) or (M, 1), "
-                         f"got shape {a.shape}")
-    a = _check_probabilities(a.ravel(), name)
-    total = a.sum()
-    if abs(total - 1.0) > _SUM_TOL:
-        raise ValueError(f"{name} must sum to 1 (within {_SUM_TOL:g}), got sum {total:.12g}")
-    return a
-
-
-def _check_binary(x, name: str) -> np.ndarray:
-    """Validate outcomes of a binary variable, each 0 or 1; return them as float64."""
-    a = _as_real_array(x, name)
-    bad = (a != 0.0) & (a != 1.0)
-    if np.any(bad):
-        raise ValueError(f"{name} must hold binary outcomes 0 or 1, got {_first_bad(a, bad)!r}")
-    return a
-
-
-def _check_counts(k, name: str) -> np.ndarray:
-    """Validate non-negative integer counts (integral floats accepted); return them as float64."""
-    a = _as_real_array(k, name)
-    bad = ~((a >= 0.0) & (a == np.round(a)) & np.isfinite(a))
-    if np.any(bad):
-        raise ValueError(
-            f"{name} must hold non-negative integer counts, got {_first_bad(a, bad)!r}"
-        )
-    return a
-
-
-def _check_pseudo(pseudo) -> float:
-    if isinstance(pseudo, bool) or not isinstance(pseudo, Real):
-        raise TypeError(f"pseudo must be a real number (a pseudo-count), got {pseudo!r}")
-    pseudo = float(pseudo)
-    if not (np.isfinite(pseudo) and pseudo >= 0.0):
-        raise ValueError(f"pseudo must be a finite pseudo-count >= 0, got {pseudo!r}")
-    return pseudo
-
-
-def _check_mean(mu, n: int) -> np.ndarray:
-    """Validate a mean of n features given as (n,), (n, 1) or (1, n) (a scalar if n == 1)."""
-    if n == 1 and np.ndim(mu) == 0:
-        mu = np.reshape(mu, (1,))
-    return check_vector(mu, n, "mu")
-
-
-def _check_mean_cov(mu, C) -> tuple[np.ndarray, np.ndarray]:
-    """Validate a mean and a (D, D) covariance; a scalar C is a variance, only for D = 1."""
-    C = _as_real_array(C, "C")
-    mu = _as_real_array(mu, "mu")
-    if C.ndim == 0 and mu.size != 1:
-        raise ValueError(
-            f"C is a scalar, a covariance only for D = 1, but mu has shape {mu.shape}: pass a "
-            f"({mu.size}, {mu.size}) matrix, e.g. var * np.eye({mu.size}) for equal independent "
-            f"variances"
-        )
-    C = check_covariance(C)
-    return _check_mean(mu, C.shape[0]), C
-
-
-def _check_per_feature(a: np.ndarray, x: np.ndarray, name: str, xname: str) -> None:
-    """Refuse a 1-D parameter with one value per row of a 2-D ``x``: numpy would broadcast it
-    along the columns (the samples), a wrong answer when x is square and an error otherwise."""
-    if x.ndim == 2 and a.ndim == 1 and a.size > 1 and a.size == x.shape[0]:
-        raise ValueError(
-            f"{name} has shape {a.shape}, one value per feature (row) of {xname}, shape "
-            f"{x.shape}: numpy would broadcast it along the samples (columns); pass it as a "
-            f"column of shape ({a.size}, 1), e.g. vcol({name})"
-        )
-
-
-def _check_lower_factor(Lchol, name: str = "Lchol") -> np.ndarray:
-    """Validate a lower-triangular Cholesky factor with a positive diagonal."""
-    a = _as_real_array(Lchol, name)
-    if a.ndim != 2 or a.shape[0] != a.shape[1] or a.shape[0] == 0:
-        raise ValueError(f"{name} must be a square (D, D) Cholesky factor, got shape {a.shape}")
-    _check_finite(a, name)
-    if np.any(np.triu(a, 1) != 0.0):
-        raise ValueError(
-            f"{name} must be the lower-triangular Cholesky factor of C (C = {name} {name}^T), "
-            f"but it has non-zero entries above the diagonal; use _chol(C)"
-        )
-    d = np.diag(a)
-    if np.any(d <= 0.0):
-        raise ValueError(
-            f"{name} must have a positive diagonal, got {d.min():.3g}: it is not the Cholesky "
-            f"factor of a positive definite covariance"
-        )
-    return a
-
-
 # ------------------------------------------------------------------------------------------------
-# Gaussian densities
+# the Gaussian log-density: one core, one fast path
 
 
-def _chol(C, name: str = "C", *, n: int | None = None) -> np.ndarray:
+def _logpdf(X: np.ndarray, mu: np.ndarray, Lchol: np.ndarray) -> np.ndarray:
+    """log N(x | mu, C) of the columns of X (D, N), C = Lchol Lchol^T; inputs validated."""
+    D = X.shape[0]
+    logdet = 2.0 * np.log(np.diag(Lchol)).sum()  # log|C| = 2 sum_i log L_ii
+    return -0.5 * D * _LOG_2PI - 0.5 * logdet - 0.5 * _mahalanobis_sq(X, mu, Lchol)
+
+
+def _mahalanobis_sq_plain(X: np.ndarray, mu: np.ndarray, Lchol: np.ndarray) -> np.ndarray:
+    """The reference: (x - mu)^T C^{-1} (x - mu) = ||y||^2 with y = L^{-1} (x - mu), (N,)."""
+    Y = scipy.linalg.solve_triangular(Lchol, X - mu, lower=True)  # y = L^{-1} (x - mu)
+    return np.sum(Y * Y, axis=0)  # ||y||^2
+
+
+def _mahalanobis_sq(X: np.ndarray, mu: np.ndarray, Lchol: np.ndarray,
+                    max_cols: int = 1 << 14) -> np.ndarray:
+    """`_mahalanobis_sq_plain` one block of columns at a time, the same numbers to rounding.
+
+    The inverse of the triangular factor (not of C) turns the triangular solves into one
+    matrix product per block, which BLAS runs faster and as accurately; its cost, D^3 / 3, is
+    negligible next to the D^2 N of the product.
+    """
+    W, info = scipy.linalg.lapack.dtrtri(Lchol, lower=1)  # W = L^{-1}
+    if info != 0:  # cannot happen for a factor with a positive diagonal
+        raise ValueError("the Cholesky factor is singular (a zero on its diagonal)")
+    D, N = X.shape
+    out = np.empty(N)
+    Y = np.empty(D * block_width(D, N, max_cols=max_cols))  # one buffer for every block's y
+    for sl, Z in centred_blocks(X, mu, max_cols=max_cols):  # Z = x - mu, the block's columns
+        Yb = Y[: Z.size].reshape(Z.shape)
+        np.matmul(W, Z, out=Yb)  # y = L^{-1} (x - mu)
+        np.einsum("ij,ij->j", Yb, Yb, out=out[sl])  # ||y||^2
+    return out
+
+
+def cholesky_factor(C, name: str = "C", *, n: int | None = None) -> np.ndarray:
     r"""Return the lower Cholesky factor ``L`` of a covariance matrix, ``C = L L^T``.
 
-    Shared by every module that evaluates Gaussian densities: factor once, evaluate many times
-    with `logpdf_GAU_ND_chol`.
+    Factor a covariance once, then evaluate its density on many data sets with
+    `logpdf_GAU_ND_chol` (as the generative classifiers do).
 
     Parameters
     ----------
@@ -230,19 +160,20 @@ def _chol(C, name: str = "C", *, n: int | None = None) -> np.ndarray:
 
     Notes
     -----
+    Ch. 4 of the notes evaluates the Gaussian through :math:`C^{-1}` and :math:`\log|C|`; both
+    come from the factor:
+
+    .. math:: C = L L^T, \qquad \log |C| = 2 \sum_{i=1}^D \log L_{ii} .
+
     Besides failing factorisations, ``C`` is rejected as numerically singular when for some
     feature :math:`L_{ii}^2 / C_{ii}`, the fraction of its variance that the previous features do
     not explain, is below ``10 * D * eps``: its features are then linearly dependent up to
     rounding (as for the ML covariance of fewer samples than features), and the density would
     be dominated by rounding errors. The test is invariant to the scale of each feature.
-
-    .. math:: C = L L^T, \qquad \log |C| = 2 \sum_{i=1}^D \log L_{ii}
     """
     C = check_covariance(C, n, name)
-    if C.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty (D, D) matrix, got shape {C.shape}")
     try:
-        L = scipy.linalg.cholesky(C, lower=True, check_finite=False)  # eq. C = L L^T
+        L = scipy.linalg.cholesky(C, lower=True, check_finite=False)  # C = L L^T
     except np.linalg.LinAlgError:
         L = None
     # L_ii^2 / C_ii is the fraction of the variance of feature i not explained by features
@@ -259,79 +190,13 @@ def _chol(C, name: str = "C", *, n: int | None = None) -> np.ndarray:
     return L
 
 
-def _block_width(D: int, N: int) -> int:
-    """Columns per block of `_centred_blocks` for data of D features and N samples."""
-    return max(1, min(N, _BLOCK_COLS, _MAX_BLOCK_BYTES // (8 * D)))
-
-
-def _centred_blocks(X: np.ndarray, mu: np.ndarray):
-    """Yield ``(sl, X[:, sl] - mu)`` for consecutive blocks of `_block_width` columns.
-
-    The shared blocking helper of this module: every block is written into one buffer allocated
-    once and laid out like ``X`` (a transposed (N, D) array is F-ordered), so that the copy reads
-    and writes contiguously and no (D, N) temporary is created. A yielded block is overwritten
-    by the next one.
-    """
-    D, N = X.shape
-    m = _block_width(D, N)
-    order = "F" if X.flags.f_contiguous and not X.flags.c_contiguous else "C"
-    buf = np.empty(D * m)
-    for a in range(0, N, m):
-        k = min(m, N - a)
-        Z = buf[: D * k].reshape((D, k), order=order)  # a contiguous view of the buffer
-        np.subtract(X[:, a : a + k], mu, out=Z)
-        yield slice(a, a + k), Z
-
-
-def _mahalanobis_sq(X: np.ndarray, mu: np.ndarray, L: np.ndarray) -> np.ndarray:
-    """Squared Mahalanobis distances ``(x - mu)^T C^{-1} (x - mu)`` of the columns of ``X``.
-
-    ``X`` (D, N) float64, ``mu`` (D, 1) and the lower factor ``L`` (D, D) are not validated.
-    """
-    D, N = X.shape
-    # The inverse of the triangular factor (not of C) turns the N triangular solves into one
-    # matrix product per block, which BLAS runs faster than a triangular solve with many
-    # right-hand sides, with the same accuracy; its cost, D^3 / 3, is negligible next to D^2 N.
-    W, info = scipy.linalg.lapack.dtrtri(L, lower=1)
-    if info != 0:
-        raise ValueError("the Cholesky factor is singular (a zero on its diagonal)")
-    out = np.empty(N)
-    ybuf = np.empty(D * _block_width(D, N))
-    for sl, Z in _centred_blocks(X, mu):
-        Y = ybuf[: Z.size].reshape(Z.shape)
-        np.matmul(W, Z, out=Y)  # eq. y = L^{-1} (x - mu)
-        np.einsum("ij,ij->j", Y, Y, out=out[sl])  # eq. (x-mu)^T C^{-1} (x-mu) = y^T y
-    return out
-
-
-def _finite_result(out: np.ndarray, X: np.ndarray, name: str = "X") -> np.ndarray:
-    """Return ``out``, or raise the validator's message if a non-finite value came from ``X``.
-
-    With a finite ``X``, ``-inf`` is a log-density that underflows (a sample extremely far from
-    the mean) and is returned; NaN means the covariance is too close to singular to evaluate.
-    """
-    if not np.isfinite(out).all():
-        check_data(X, name)  # raises, naming the first NaN or inf of X
-        if np.isnan(out).any():
-            raise ValueError(
-                f"the log-density is NaN for finite {name}: the covariance (or its Cholesky "
-                f"factor) is too close to singular to be evaluated in float64; add a covariance "
-                f"floor (C + eps * I) or reduce the dimension with PCA first"
-            )
-    return out
-
-
-def _quiet_logpdf_chol(X: np.ndarray, mu: np.ndarray, L: np.ndarray) -> np.ndarray:
-    """`_logpdf_chol` without floating-point warnings: NaN or inf in X is reported afterwards."""
+def _checked_logpdf(X: np.ndarray, mu: np.ndarray, Lchol: np.ndarray) -> np.ndarray:
+    """`_logpdf` of data validated without the finiteness pass: NaN or inf in X is found in
+    the (N,) result instead, which is NaN or inf exactly when a column of X is."""
     with np.errstate(invalid="ignore", over="ignore"):
-        return _logpdf_chol(X, mu, L)
-
-
-def _logpdf_chol(X: np.ndarray, mu: np.ndarray, L: np.ndarray) -> np.ndarray:
-    """Gaussian log-density from validated inputs (the fast path of the public functions)."""
-    D = X.shape[0]
-    logdet = 2.0 * np.log(np.diag(L)).sum()  # eq. log|C| = 2 sum_i log L_ii
-    return -0.5 * (D * _LOG_2PI + logdet) - 0.5 * _mahalanobis_sq(X, mu, L)  # eq. log N(x|mu,C)
+        out = _logpdf(X, mu, Lchol)
+    return check_finite_result(out, X, "X", what="the log-density",
+                               nan_reason=_NAN_DENSITY)
 
 
 def logpdf_GAU_ND(X, mu, C) -> np.ndarray:
@@ -366,7 +231,7 @@ def logpdf_GAU_ND(X, mu, C) -> np.ndarray:
 
     Notes
     -----
-    Implements the multivariate Gaussian log-density of ch. 4 of the MLPR notes,
+    The multivariate Gaussian log-density of ch. 4 of the MLPR notes,
 
     .. math::
 
@@ -384,19 +249,17 @@ def logpdf_GAU_ND(X, mu, C) -> np.ndarray:
     >>> logpdf_GAU_ND(np.zeros((2, 1)), np.zeros(2), np.eye(2))  # -log(2 pi)
     array([-1.83787707])
     """
-    mu, C = _check_mean_cov(mu, C)
-    D = C.shape[0]
-    # finiteness is checked on the (N,) result, which is NaN or inf exactly when a column of X is
-    # (the model being finite), rather than by a full extra pass over X
-    X = check_data(X, "X", n_features=D, allow_1d=True, check_finite=False, params="mu and C")
-    return _finite_result(_quiet_logpdf_chol(X, mu, _chol(C)), X)
+    mu, C = check_mean_cov(mu, C)
+    X = check_data(X, "X", n_features=C.shape[0], allow_1d=True, check_finite=False,
+                   params="mu and C")
+    return _checked_logpdf(X, mu, cholesky_factor(C))
 
 
 def logpdf_GAU_ND_chol(X, mu, Lchol) -> np.ndarray:
     r"""Compute the Gaussian log-density at each column of X from the Cholesky factor of C.
 
     For models that evaluate one covariance on many data sets (generative classifiers, GMM
-    components): factor ``C`` once with ``_chol(C)``, then call this function.
+    components): factor ``C`` once with `cholesky_factor`, then call this function.
 
     Parameters
     ----------
@@ -406,7 +269,7 @@ def logpdf_GAU_ND_chol(X, mu, Lchol) -> np.ndarray:
         Mean.
     Lchol : array_like, shape (D, D)
         Lower-triangular Cholesky factor of the covariance, ``C = Lchol Lchol^T``, with a
-        positive diagonal (as returned by ``_chol``).
+        positive diagonal (as returned by `cholesky_factor`).
 
     Returns
     -------
@@ -421,17 +284,18 @@ def logpdf_GAU_ND_chol(X, mu, Lchol) -> np.ndarray:
 
     Notes
     -----
+    The density of `logpdf_GAU_ND` (notes ch. 4) written with the factor:
+
     .. math::
 
         \log \mathcal{N}(x \mid \mu, L L^T) = -\frac{D}{2} \log 2\pi
             - \sum_{i=1}^D \log L_{ii} - \frac{1}{2} \| L^{-1} (x - \mu) \|^2
     """
-    L = _check_lower_factor(Lchol)
-    D = L.shape[0]
-    mu = _check_mean(mu, D)
-    X = check_data(X, "X", n_features=D, allow_1d=True, check_finite=False,
+    L = check_cholesky_factor(Lchol)
+    mu = check_mean(mu, L.shape[0])
+    X = check_data(X, "X", n_features=L.shape[0], allow_1d=True, check_finite=False,
                    params="mu and Lchol")
-    return _finite_result(_quiet_logpdf_chol(X, mu, L), X)
+    return _checked_logpdf(X, mu, L)
 
 
 def logpdf_GAU_1D(x, mu, var) -> np.ndarray:
@@ -458,18 +322,18 @@ def logpdf_GAU_1D(x, mu, var) -> np.ndarray:
 
     Notes
     -----
-    The case D = 1 of `logpdf_GAU_ND`:
+    The case D = 1 of `logpdf_GAU_ND` (notes ch. 4):
 
     .. math::
 
         \log \mathcal{N}(x \mid \mu, \sigma^2) = -\frac{1}{2} \log 2\pi
             - \frac{1}{2} \log \sigma^2 - \frac{(x - \mu)^2}{2 \sigma^2}
     """
-    x = _check_finite(_as_real_array(x, "x"), "x")
-    mu = _check_finite(_as_real_array(mu, "mu"), "mu")
-    var = _check_finite(_as_real_array(var, "var"), "var")
-    _check_per_feature(mu, x, "mu", "x")
-    _check_per_feature(var, x, "var", "x")
+    x = check_finite(check_array(x, "x"), "x")
+    mu = check_finite(check_array(mu, "mu"), "mu")
+    var = check_finite(check_array(var, "var"), "var")
+    check_per_feature(mu, x, "mu", "x")
+    check_per_feature(var, x, "var", "x")
     if np.any(var <= 0.0):
         raise ValueError(f"var must be a positive variance, got {_first_bad(var, var <= 0.0)!r}")
     try:
@@ -479,7 +343,7 @@ def logpdf_GAU_1D(x, mu, var) -> np.ndarray:
             f"x, mu and var must broadcast together, got shapes {x.shape}, {mu.shape}, "
             f"{var.shape}"
         ) from None
-    return -0.5 * (_LOG_2PI + np.log(var)) - 0.5 * (x - mu) ** 2 / var  # eq. log N(x|mu,var)
+    return -0.5 * (_LOG_2PI + np.log(var)) - 0.5 * (x - mu) ** 2 / var  # log N(x | mu, var)
 
 
 def loglikelihood(X, mu, C) -> float:
@@ -501,9 +365,11 @@ def loglikelihood(X, mu, C) -> float:
 
     Notes
     -----
+    The log-likelihood of a Gaussian (notes ch. 4), maximised by `compute_mu_C`:
+
     .. math:: \ell(\mu, C) = \sum_{i=1}^N \log \mathcal{N}(x_i \mid \mu, C)
     """
-    return float(logpdf_GAU_ND(X, mu, C).sum())  # eq. l = sum_i log N(x_i|mu,C)
+    return float(logpdf_GAU_ND(X, mu, C).sum())  # l = sum_i log N(x_i | mu, C)
 
 
 def compute_mu_C(D) -> tuple[np.ndarray, np.ndarray]:
@@ -543,8 +409,8 @@ def compute_mu_C(D) -> tuple[np.ndarray, np.ndarray]:
     algebraically equal but cancels on data far from the origin (on 4 x 500 samples of N(25, 1)
     its small entries are off by up to 2e-8 relative, 7e-13 of the largest entry); the centred
     product is accurate to rounding, about :math:`10^{-15}` of the largest entry, wherever the
-    data lie. Large data are centred one
-    block of columns at a time (same formula, same accuracy, no (D, N) copy).
+    data lie. Large data are centred one block of columns at a time (same formula, same
+    accuracy, no (D, N) copy).
     """
     return _mean_cov(check_data(D, "D", unlabelled=True))
 
@@ -557,25 +423,20 @@ def _mean_cov(D: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     nfeat, N = D.shape
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
-        mu = vcol(D.mean(axis=1))  # eq. mu = 1/N sum_i x_i
-        if not np.all(np.isfinite(mu)):
-            raise _overflow_error(D, "D", "the mean")
-        if N <= _block_width(nfeat, N):  # one block: the plain formula
-            C = _centred_cov(D, mu)
-        else:
-            C = _centred_cov_blocked(D, mu)
-        if not np.all(np.isfinite(C)):
-            raise _overflow_error(D, "D", "the covariance")
+        mu = check_finite_statistic(vcol(D.mean(axis=1)), D, "D", "the mean")  # 1/N sum x_i
+        one_block = N <= block_width(nfeat, N)
+        C = _centred_cov(D, mu) if one_block else _centred_cov_blocked(D, mu)
+    check_finite_statistic(C, D, "D", "the covariance")
     return mu, 0.5 * (C + C.T)
 
 
 def _centred_cov(D: np.ndarray, mu: np.ndarray) -> np.ndarray:
     """The reference: ``C = 1/N (D - mu)(D - mu)^T`` with one centred (D, N) copy."""
     Dc = D - mu  # D_c = D - mu 1^T
-    return (Dc @ Dc.T) / D.shape[1]  # eq. C = 1/N sum_i (x_i - mu)(x_i - mu)^T
+    return (Dc @ Dc.T) / D.shape[1]  # C = 1/N sum_i (x_i - mu)(x_i - mu)^T
 
 
-def _centred_cov_blocked(D: np.ndarray, mu: np.ndarray) -> np.ndarray:
+def _centred_cov_blocked(D: np.ndarray, mu: np.ndarray, max_cols: int = 1 << 14) -> np.ndarray:
     """`_centred_cov` summed over blocks of columns: ``C = 1/N sum_b Z_b Z_b^T``, Z_b = D_b - mu.
 
     Memory stays at one block; each block's product is a full-speed symmetric rank-k update, so
@@ -584,8 +445,8 @@ def _centred_cov_blocked(D: np.ndarray, mu: np.ndarray) -> np.ndarray:
     """
     nfeat, N = D.shape
     C = np.zeros((nfeat, nfeat))
-    for _, Z in _centred_blocks(D, mu):
-        C += Z @ Z.T  # eq. sum over the block of (x_i - mu)(x_i - mu)^T
+    for _, Z in centred_blocks(D, mu, max_cols=max_cols):
+        C += Z @ Z.T  # the block's sum of (x_i - mu)(x_i - mu)^T
     return C / N
 
 
@@ -617,6 +478,8 @@ def sample_GAU_ND(mu, C, n: int, rng: np.random.Generator) -> np.ndarray:
 
     Notes
     -----
+    Sampling a Gaussian, notes ch. 4.
+
     The construction of the notes: with :math:`Y` a (D, n) matrix of independent standard normal
     draws, taken from ``rng.standard_normal((D, n))``,
 
@@ -630,24 +493,29 @@ def sample_GAU_ND(mu, C, n: int, rng: np.random.Generator) -> np.ndarray:
     same ``rng`` state therefore gives the same samples.
     """
     rng = check_rng(rng)
-    mu, C = _check_mean_cov(mu, C)
-    D = C.shape[0]
+    mu, C = check_mean_cov(mu, C)
     n = check_int(n, "n", low=0)
+    A = _square_root(C)  # A A^T = C
+    Y = rng.standard_normal((C.shape[0], n))
+    return A @ Y + mu  # X = A Y + mu 1^T
+
+
+def _square_root(C: np.ndarray) -> np.ndarray:
+    """A with A A^T = C: the Cholesky factor, or U diag(sqrt(lambda)) for a singular C."""
     try:
-        A = scipy.linalg.cholesky(C, lower=True, check_finite=False)  # eq. A A^T = C
+        return scipy.linalg.cholesky(C, lower=True, check_finite=False)  # A A^T = C
     except np.linalg.LinAlgError:
-        lam, U = np.linalg.eigh(C)
-        if lam[0] < -1e-10 * np.abs(lam).max():
-            raise ValueError(
-                f"C is not positive semi-definite (smallest eigenvalue {lam[0]:.3g}): it is not "
-                f"a covariance matrix"
-            ) from None
-        # eigenvalues at rounding level are zeros of a singular C: dropping them keeps the
-        # samples in the range of C instead of sqrt(eps) away from it
-        lam[lam <= D * np.finfo(float).eps * np.abs(lam).max()] = 0.0
-        A = U * np.sqrt(lam)  # eq. A A^T = U diag(lambda) U^T = C
-    Y = rng.standard_normal((D, n))
-    return A @ Y + mu  # eq. X = A Y + mu
+        pass
+    lam, U = np.linalg.eigh(C)
+    if lam[0] < -1e-10 * np.abs(lam).max():
+        raise ValueError(
+            f"C is not positive semi-definite (smallest eigenvalue {lam[0]:.3g}): it is not "
+            f"a covariance matrix"
+        )
+    # eigenvalues at rounding level are zeros of a singular C: dropping them keeps the
+    # samples in the range of C instead of sqrt(eps) away from it
+    lam[lam <= C.shape[0] * np.finfo(float).eps * np.abs(lam).max()] = 0.0
+    return U * np.sqrt(lam)  # A A^T = U diag(lambda) U^T = C
 
 
 # ------------------------------------------------------------------------------------------------
@@ -673,13 +541,15 @@ def logpmf_bernoulli(x, p) -> np.ndarray:
 
     Notes
     -----
+    The Bernoulli distribution of the discrete models of notes ch. 4:
+
     .. math:: \log P(x \mid p) = x \log p + (1 - x) \log (1 - p), \qquad x \in \{0, 1\}
 
     with the convention :math:`0 \log 0 = 0` (``scipy.special.xlogy`` / ``xlog1py``).
     """
-    x = _check_binary(x, "x")
-    p = _check_probabilities(p, "p")
-    _check_per_feature(p, x, "p", "x")
+    x = check_binary_values(x, "x")
+    p = check_probabilities(p, "p")
+    check_per_feature(p, x, "p", "x")
     try:
         np.broadcast_shapes(x.shape, p.shape)
     except ValueError:
@@ -687,7 +557,7 @@ def logpmf_bernoulli(x, p) -> np.ndarray:
             f"x and p must broadcast together, got shapes {x.shape} and {p.shape}; one "
             f"probability per feature of x (D, N) is a column of shape (D, 1)"
         ) from None
-    return xlogy(x, p) + xlog1py(1.0 - x, -p)  # eq. x log p + (1-x) log(1-p)
+    return xlogy(x, p) + xlog1py(1.0 - x, -p)  # x log p + (1-x) log(1-p)
 
 
 def ml_bernoulli(x, pseudo: float = 0.0):
@@ -712,20 +582,22 @@ def ml_bernoulli(x, pseudo: float = 0.0):
 
     Notes
     -----
+    The ML estimate of notes ch. 4 (discrete models), smoothed by pseudo-counts:
+
     .. math:: p = \frac{\sum_{i=1}^N x_i + a}{N + 2a}
 
     with :math:`a` = ``pseudo``; :math:`a = 0` is the ML estimate, the fraction of ones. With
     :math:`a = 0`, data without any 1 (or without any 0) give p = 0 (p = 1), and
     `logpmf_bernoulli` then returns ``-inf`` for a test sample with the unseen outcome.
     """
-    x = _check_binary(x, "x")
-    pseudo = _check_pseudo(pseudo)
+    x = check_binary_values(x, "x")
+    pseudo = check_pseudo_count(pseudo, "pseudo")
     if x.ndim not in (1, 2):
         raise ValueError(f"x must have shape (N,) or (D, N), got {x.shape}")
     N = x.shape[-1]
     if N + 2 * pseudo == 0:
         raise ValueError("x has no samples and pseudo is 0: the estimate is undefined")
-    p = (x.sum(axis=-1) + pseudo) / (N + 2 * pseudo)  # eq. p = (sum_i x_i + a) / (N + 2a)
+    p = (x.sum(axis=-1) + pseudo) / (N + 2 * pseudo)  # p = (sum_i x_i + a) / (N + 2a)
     return float(p) if x.ndim == 1 else vcol(p)
 
 
@@ -753,15 +625,17 @@ def logpmf_binomial(k, n, p) -> np.ndarray:
 
     Notes
     -----
+    The binomial distribution of notes ch. 4 (discrete models):
+
     .. math::
 
         \log P(k \mid n, p) = \log \binom{n}{k} + k \log p + (n - k) \log(1 - p),
         \qquad \log \binom{n}{k} = \log\Gamma(n + 1) - \log\Gamma(k + 1)
             - \log\Gamma(n - k + 1)
     """
-    k = _check_counts(k, "k")
-    n = _check_counts(n, "n")
-    p = _check_probabilities(p, "p")
+    k = check_counts(k, "k")
+    n = check_counts(n, "n")
+    p = check_probabilities(p, "p")
     try:
         k, n, p = np.broadcast_arrays(k, n, p)
     except ValueError:
@@ -775,8 +649,8 @@ def logpmf_binomial(k, n, p) -> np.ndarray:
             f"k must not exceed the number of trials n, got k = {_first_bad(k, bad):g} with "
             f"n = {_first_bad(n, bad):g}"
         )
-    logbinom = gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)  # eq. log (n choose k)
-    return logbinom + xlogy(k, p) + xlog1py(n - k, -p)  # eq. + k log p + (n-k) log(1-p)
+    logbinom = gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)  # log (n choose k)
+    return logbinom + xlogy(k, p) + xlog1py(n - k, -p)  # + k log p + (n-k) log(1-p)
 
 
 def ml_binomial(k, n) -> float:
@@ -801,13 +675,15 @@ def ml_binomial(k, n) -> float:
 
     Notes
     -----
+    The ML estimate of notes ch. 4 (discrete models):
+
     .. math:: p = \frac{\sum_{i=1}^N k_i}{\sum_{i=1}^N n_i}
 
     A zero count of successes (or of failures) gives p = 0 (p = 1) and log-probability ``-inf``
     for any later outcome with a success (a failure).
     """
-    k = _check_counts(k, "k")
-    n = _check_counts(n, "n")
+    k = check_counts(k, "k")
+    n = check_counts(n, "n")
     try:
         k, n = np.broadcast_arrays(k, n)
     except ValueError:
@@ -819,7 +695,7 @@ def ml_binomial(k, n) -> float:
     total = n.sum()
     if total == 0:
         raise ValueError("n sums to 0: without trials the estimate is undefined")
-    return float(k.sum() / total)  # eq. p = sum_i k_i / sum_i n_i
+    return float(k.sum() / total)  # p = sum_i k_i / sum_i n_i
 
 
 def logpmf_categorical(x, pi) -> np.ndarray:
@@ -844,13 +720,15 @@ def logpmf_categorical(x, pi) -> np.ndarray:
 
     Notes
     -----
+    The categorical distribution of notes ch. 4 (discrete models):
+
     .. math:: \log P(x \mid \pi) = \log \pi_x = \sum_{m=0}^{M-1} [x = m] \log \pi_m
     """
-    pi = _check_pi(pi)
+    pi = check_probability_vector(pi)
     x = check_labels(x, name="x", n_classes=pi.size)
     logpi = np.full(pi.size, -np.inf)
     np.log(pi, out=logpi, where=pi > 0.0)  # log 0 = -inf, without a divide-by-zero warning
-    return logpi[x]  # eq. log pi_x
+    return logpi[x]  # log pi_x
 
 
 def ml_categorical(x, M: int, pseudo: float = 0.0) -> np.ndarray:
@@ -878,6 +756,8 @@ def ml_categorical(x, M: int, pseudo: float = 0.0) -> np.ndarray:
 
     Notes
     -----
+    The ML estimate of notes ch. 4 (discrete models), smoothed by pseudo-counts:
+
     .. math:: \pi_m = \frac{N_m + a}{N + M a}, \qquad N_m = \#\{i : x_i = m\}
 
     with :math:`a` = ``pseudo``. The ML estimate (:math:`a = 0`) gives probability 0 to every
@@ -885,13 +765,13 @@ def ml_categorical(x, M: int, pseudo: float = 0.0) -> np.ndarray:
     ``-inf``; any :math:`a > 0` avoids it.
     """
     M = check_int(M, "M", low=1)
-    pseudo = _check_pseudo(pseudo)
+    pseudo = check_pseudo_count(pseudo, "pseudo")
     x = check_labels(x, name="x", n_classes=M)
     N = x.size
     if N + M * pseudo == 0:
         raise ValueError("x has no samples and pseudo is 0: the estimate is undefined")
     counts = np.bincount(x, minlength=M)  # N_m
-    return (counts + pseudo) / (N + M * pseudo)  # eq. pi_m = (N_m + a) / (N + M a)
+    return (counts + pseudo) / (N + M * pseudo)  # pi_m = (N_m + a) / (N + M a)
 
 
 def logpmf_multinomial(counts, pi) -> np.ndarray:
@@ -919,6 +799,8 @@ def logpmf_multinomial(counts, pi) -> np.ndarray:
 
     Notes
     -----
+    The multinomial distribution of notes ch. 4 (discrete models):
+
     .. math::
 
         \log P(x \mid \pi) = \log \Gamma(n + 1) - \sum_{m=1}^M \log \Gamma(x_m + 1)
@@ -926,12 +808,12 @@ def logpmf_multinomial(counts, pi) -> np.ndarray:
 
     with :math:`0 \log 0 = 0`: a value of probability 0 that is never observed does not matter.
     """
-    pi = _check_pi(pi)
+    pi = check_probability_vector(pi)
     M = pi.size
-    counts = _check_counts(check_data(counts, "counts", n_features=M, allow_1d=True), "counts")
+    counts = check_counts(check_data(counts, "counts", n_features=M, allow_1d=True), "counts")
     n = counts.sum(axis=0)
-    logcoef = gammaln(n + 1) - gammaln(counts + 1).sum(axis=0)  # eq. log n! / prod_m x_m!
-    return logcoef + xlogy(counts, vcol(pi)).sum(axis=0)  # eq. + sum_m x_m log pi_m
+    logcoef = gammaln(n + 1) - gammaln(counts + 1).sum(axis=0)  # log n! / prod_m x_m!
+    return logcoef + xlogy(counts, vcol(pi)).sum(axis=0)  # + sum_m x_m log pi_m
 
 
 def ml_multinomial(counts, pseudo: float = 0.0) -> np.ndarray:
@@ -957,6 +839,8 @@ def ml_multinomial(counts, pseudo: float = 0.0) -> np.ndarray:
 
     Notes
     -----
+    The ML estimate of notes ch. 4 (discrete models), smoothed by pseudo-counts:
+
     .. math::
 
         \pi_m = \frac{\sum_{i=1}^N x_{m,i} + a}{\sum_{m'=1}^M \sum_{i=1}^N x_{m',i} + M a}
@@ -964,9 +848,9 @@ def ml_multinomial(counts, pseudo: float = 0.0) -> np.ndarray:
     with :math:`a` = ``pseudo``. As for the categorical model, a value never counted gets
     :math:`\pi_m = 0` without pseudo-counts, and any later sample counting it gets ``-inf``.
     """
-    pseudo = _check_pseudo(pseudo)
-    a = _as_real_array(counts, "counts")
-    counts = _check_counts(
+    pseudo = check_pseudo_count(pseudo, "pseudo")
+    a = check_array(counts, "counts")
+    counts = check_counts(
         check_data(a, "counts", n_features=a.size if a.ndim == 1 else None, allow_1d=True),
         "counts",
     )
@@ -975,4 +859,4 @@ def ml_multinomial(counts, pseudo: float = 0.0) -> np.ndarray:
     denom = totals.sum() + M * pseudo
     if denom == 0:
         raise ValueError("counts are all zero and pseudo is 0: the estimate is undefined")
-    return (totals + pseudo) / denom  # eq. pi_m = (sum_i x_mi + a) / (sum x + M a)
+    return (totals + pseudo) / denom  # pi_m = (sum_i x_mi + a) / (sum x + M a)

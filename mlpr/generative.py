@@ -8,27 +8,49 @@ them with the *application's* prior :math:`P(c)` through Bayes' rule:
 
     P(c \mid x) = \frac{f(x \mid c) P(c)}{\sum_{c'} f(x \mid c') P(c')} .
 
-Every model here has ``scores(D)`` returning the (K, N) matrix ``S`` of class-conditional
-log-likelihoods, ``S[k, n] = log f(x_n | k)``. Priors never enter a model: they are passed to
-`log_joint`, `log_posteriors` and `map_decisions` (`uniform_priors` builds the uniform one).
+The model protocol
+------------------
+Every trained model of mlpr is a frozen value (`mlpr.utils.model`) with a ``scores(D)`` method;
+the protocol says what the scores are and how decisions are taken.
 
-Gaussian models (section 5.1 of the notes), all ``GaussianClassifier`` with ``mu`` of shape (D, K):
+* Generative models (this module: `GaussianClassifier`, `CategoricalNaiveBayes`,
+  `MultinomialNaiveBayes`, `BernoulliNaiveBayes`; the GMM classifiers of `mlpr.gmm`):
+  ``scores(D)`` is the (K, N) matrix ``S`` of class-conditional log-likelihoods,
+  ``S[k, n] = log f(x_n | k)``. For K = 2, ``llr(D)`` is the (N,) log-likelihood ratio
+  ``log f(x|1) - log f(x|0) = S[1] - S[0]``.
+* Priors never enter a model: they belong to the application and are passed to `log_joint`,
+  `log_posteriors` and `map_decisions` (`uniform_priors` builds the uniform one); for a binary
+  application, to `mlpr.evaluation.optimal_bayes_decisions(llr, prior, Cfn, Cfp)`.
+* Decisions: MAP over the K classes, ``argmax_k S[k] + log P(k)``; for binary scores, class 1
+  exactly when the score is strictly greater than the threshold, ``s > t`` (notes eq. 128), so a
+  score at the threshold goes to class 0.
+* Discriminative binary models (`mlpr.logreg`, `mlpr.svm`, `mlpr.dimred.LDABinaryClassifier`)
+  give (N,) scores (an llr plus a constant for logistic regression, a margin for the SVM);
+  prototype models (`mlpr.neighbors`) give (K, N) scores (minus squared distances, neighbour
+  fractions) and ``predict``.
+
+Gaussian models (section 5.1 of the notes), all ``GaussianClassifier`` with ``mu`` of shape
+(D, K) and the covariance the notes estimate for each model, stored as the notes store it:
 
 =====================  ======================  ==========  ==================================
-model                  trainer                 ``C``       covariance of class k
+model (``kind``)       trainer                 ``C``       covariance of class k
 =====================  ======================  ==========  ==================================
-MVG                    `train_mvg`             (K, D, D)   ``C[k]``, full
-naive Bayes            `train_naive_bayes`     (K, D, D)   ``C[k]``, diagonal
-tied                   `train_tied`            (D, D)      ``C``, full, shared (Sw)
-tied naive             `train_tied_naive`      (D, D)      ``C``, diagonal, shared (diag Sw)
+MVG (``"mvg"``)        `train_mvg`             (K, D, D)   ``C[k]``, full
+naive Bayes            `train_naive_bayes`     (K, D)      ``diag(C[k])``: variances
+(``"naive"``)
+tied (``"tied"``)      `train_tied`            (D, D)      ``C``, full, shared (Sw)
+tied naive             `train_tied_naive`      (D,)        ``diag(C)``, shared (diag Sw)
+(``"tied_naive"``)
 =====================  ======================  ==========  ==================================
 
-Naive models store their diagonal covariances as full matrices so that ``C`` always means the
-covariance of the notes (``logpdf_GAU_ND(x, mu[:, k], C[k])`` works for every per-class model);
-their scores only read the diagonal. Estimates are ML (1/N_c per class, 1/N for the within-class
-covariance); ``unbiased=True`` uses 1/(N_c - 1) and the pooled 1/(N - K) instead. Every
-(co)variance is computed from the samples centred on their class mean, as the formula is written,
-so it is accurate to rounding (about 1e-15 of its largest entry) on data far from the origin too.
+``covariance(k)`` returns the (D, D) covariance of class k for every kind. Each kind has one
+estimator (`_ESTIMATORS`) and one scorer (`_SCORERS`), picked from a dict by ``kind``. Estimates
+are ML (1/N_c per class, 1/N for the within-class covariance); ``unbiased=True`` uses
+1/(N_c - 1) and the pooled 1/(N - K) instead. Every (co)variance is computed from the samples
+centred on their class mean, as the formula is written, so it is accurate to rounding (about
+1e-15 of its largest entry) on data far from the origin too. The full-covariance scores are the
+Gaussian log-density of `mlpr.gaussian.logpdf_GAU_ND_chol`, the library's one implementation
+of it; the diagonal ones are the same density written as a sum of 1-D Gaussians.
 
 Singular covariances (constant pixels of MNIST, fewer samples than features) are an error naming
 the class; the remedies are PCA first, or the explicit eigenvalue floor ``psi``
@@ -43,26 +65,30 @@ matrices (`combine_naive_scores`).
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import scipy.linalg
 from scipy.special import gammaln, logsumexp
 
-from .gaussian import (
-    _as_real_array,
-    _check_binary,
-    _check_counts,
-    _chol,
-    _finite_result,
-)
+from .gaussian import cholesky_factor, logpdf_GAU_ND_chol
 from .utils import (
+    centred_blocks,
+    check_binary_values,
     check_bool,
+    check_choice,
+    check_class_priors,
+    check_class_scores,
+    check_counts,
     check_covariance,
     check_data,
     check_data_labels,
+    check_finite_result,
+    check_finite_statistic,
     check_int,
     check_labels,
+    check_pseudo_count,
+    check_real,
     model,
     vcol,
 )
@@ -93,14 +119,8 @@ __all__ = [
 ]
 
 _LOG_2PI = np.log(2.0 * np.pi)
-_PRIOR_TOL = 1e-9  # tolerance on sum(priors) == 1
-
-# Scores are computed on blocks of columns, in buffers allocated once per call: each block's
-# intermediate (K*D rows for the MVG, D otherwise) stays within about _BLOCK_BYTES, and a block
-# never has fewer than _MIN_BLOCK columns, so that every product remains a large matrix-matrix
-# multiplication (for raw MNIST, K*D = 7840 rows, the floor wins).
-_BLOCK_BYTES = 1 << 23
-_MIN_BLOCK = 512
+_DIAGONAL_KINDS = ("naive", "tied_naive")
+_TIED_KINDS = ("tied", "tied_naive")
 
 # A feature whose values spread over less than this has a variance (~ spread^2) below the normal
 # range of float64: only used to explain a singular covariance (error path).
@@ -113,33 +133,6 @@ _MAX_CODES = 1 << 20
 
 # ------------------------------------------------------------------------------------------------
 # private helpers
-
-
-def _blocks(N: int, rows: int):
-    """Yield column slices of at most m columns, m set by the memory budget of ``rows`` rows."""
-    m = min(N, max(_MIN_BLOCK, _BLOCK_BYTES // (8 * max(rows, 1))))
-    for a in range(0, N, max(m, 1)):
-        yield slice(a, min(a + m, N))
-
-
-def _check_psi(psi) -> float | None:
-    if psi is None:
-        return None
-    if isinstance(psi, bool) or not isinstance(psi, Real):
-        raise TypeError(f"psi must be a positive real number (an eigenvalue floor), got {psi!r}")
-    psi = float(psi)
-    if not (np.isfinite(psi) and psi > 0.0):
-        raise ValueError(f"psi must be a finite eigenvalue floor > 0, got {psi!r}")
-    return psi
-
-
-def _check_eps(eps) -> float:
-    if isinstance(eps, bool) or not isinstance(eps, Real):
-        raise TypeError(f"eps must be a real number (a pseudo-count), got {eps!r}")
-    eps = float(eps)
-    if not (np.isfinite(eps) and eps >= 0.0):
-        raise ValueError(f"eps must be a finite pseudo-count >= 0, got {eps!r}")
-    return eps
 
 
 def _class_counts(L: np.ndarray) -> np.ndarray:
@@ -175,73 +168,24 @@ def _xlogy_matmul(logP: np.ndarray, X: np.ndarray) -> np.ndarray:
     return S
 
 
-def _singular_message(what: str, detail: str) -> str:
-    return (
-        f"{what} is singular{detail}, so its Gaussian density is undefined; reduce the dimension "
-        f"first (e.g. fit_pca(D, m) and train on the projected data), or pass psi > 0 (e.g. "
-        f"psi=1e-3) to floor its eigenvalues with floor_covariance"
-    )
+class _Generative:
+    """The protocol of a generative model (module docstring): ``scores(D)``, the (K, N) class
+    log-likelihoods, and for K = 2 their difference ``llr(D)``."""
 
+    def llr(self, D) -> np.ndarray:
+        r"""Log-likelihood ratio of a binary model (K = 2), shape (N,).
 
-def _rank_detail(D: np.ndarray, L: np.ndarray, classes, where: str, dof: int, who: str) -> str:
-    """Why a covariance estimated from the samples of ``classes`` is singular (error path only).
+        Notes
+        -----
+        .. math:: \mathrm{llr}(x) = \log f(x \mid 1) - \log f(x \mid 0) = S_1(x) - S_0(x)
 
-    ``dof`` is the largest rank the deviations from the class means can have (N_k - 1 for one
-    class, N - K for the pooled covariance), ``who`` names those samples.
-    """
-    nfeat = D.shape[0]
-    spread = _spread(D, L, classes)
-    const = spread == 0.0
-    if const.any():
-        j = np.flatnonzero(const)
-        return (f": {j.size} of its {nfeat} features are constant{where} (e.g. feature "
-                f"{int(j[0])})")
-    under = _underflow_detail(spread, np.arange(nfeat), where)
-    if under:
-        return under
-    if dof < nfeat:
-        return f": {who} span at most {dof} dimensions, fewer than its {nfeat} features"
-    return " (linearly dependent features)"
-
-
-def _spread(D: np.ndarray, L: np.ndarray, classes) -> np.ndarray:
-    """(D,) largest range (max - min) of each feature within any of ``classes``."""
-    spread = np.zeros(D.shape[0])
-    for k in classes:
-        spread = np.maximum(spread, np.ptp(D[:, L == k], axis=1))
-    return spread
-
-
-def _underflow_detail(spread: np.ndarray, j: np.ndarray, where: str) -> str:
-    """Explain variances of features ``j`` that vanish because the data are too small in scale
-    for float64 (error path only); empty if no feature of ``j`` is in that case."""
-    under = j[(spread[j] > 0.0) & (spread[j] < _MIN_SPREAD)]
-    if not under.size:
-        return ""
-    u = int(under[0])
-    return (f": feature {u} varies by only {spread[u]:.3g}{where}, too little for its variance "
-            f"to be represented in float64 (rescale the data, e.g. z-normalise with fit_znorm)")
-
-
-def _check_finite_stats(D: np.ndarray, *stats: np.ndarray) -> None:
-    """Refuse class means or (co)variances that overflow float64 (|x| beyond about 1e154)."""
-    if not all(np.all(np.isfinite(s)) for s in stats):
-        raise ValueError(
-            f"the class means or covariances of D overflow float64 (largest |value| in D: "
-            f"{float(np.abs(D).max()):.3g}); rescale the data first, e.g. divide by a constant or "
-            f"z-normalise with fit_znorm"
-        )
-
-
-def _is_constant(var: np.ndarray, mu: np.ndarray) -> np.ndarray:
-    """Mask of the variances of a diagonal covariance that are zero up to rounding.
-
-    A feature whose standard deviation is at the rounding level of its own root mean square,
-    ``8 eps sqrt(mu_j^2 + var_j)``, is constant as far as float64 can tell. The test is feature
-    by feature, as the diagonal model is: rescaling one feature rescales its variance and leaves
-    the others alone, so features of very different scales are accepted.
-    """
-    return var <= (8.0 * np.finfo(float).eps) ** 2 * (mu * mu + var)
+        the score compared with a threshold by the binary decisions of section 7.2 of the notes
+        (class 1 when ``llr > t``, strictly, eq. 128).
+        """
+        if self.n_classes != 2:
+            raise ValueError(f"llr needs a binary model (K = 2), this one has K = "
+                             f"{self.n_classes} classes; use scores(D) and log_posteriors")
+        return llr(self.scores(D))  # log f(x|1) - log f(x|0)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -275,13 +219,19 @@ def floor_covariance(C, psi: float) -> np.ndarray:
     The floor changes ``C`` only along the directions whose variance is below ``psi``.
     """
     psi = _check_psi(psi)
-    if psi is None:
-        raise TypeError("psi must be a positive real number (an eigenvalue floor), got None")
-    C = check_covariance(C)
+    return _floor_full(check_covariance(C), psi)
+
+
+def _check_psi(psi) -> float:
+    return check_real(psi, "psi", low=0.0, strict=True, what="an eigenvalue floor")
+
+
+def _floor_full(C: np.ndarray, psi: float) -> np.ndarray:
+    """U diag(max(s, psi)) U^T of a symmetric C = U diag(s) U^T (a copy of C if s >= psi)."""
     s, U = np.linalg.eigh(C)
     if s[0] >= psi:
         return C.copy()
-    Cf = (U * np.maximum(s, psi)) @ U.T  # eq. C = U diag(max(s, psi)) U^T
+    Cf = (U * np.maximum(s, psi)) @ U.T  # C = U diag(max(s, psi)) U^T
     return 0.5 * (Cf + Cf.T)
 
 
@@ -290,27 +240,33 @@ def floor_covariance(C, psi: float) -> np.ndarray:
 
 
 @model
-class GaussianClassifier:
+class GaussianClassifier(_Generative):
     r"""A Gaussian generative classifier: one Gaussian class-conditional density per class.
 
     Attributes
     ----------
     mu : ndarray, shape (D, K)
         Class means, one column per class (``mu[:, [k]]`` is the (D, 1) mean of class k).
-    C : ndarray, shape (K, D, D) or (D, D)
-        Covariances: ``C[k]`` of class k for ``kind`` "mvg" and "naive", or the single covariance
-        shared by all classes for "tied" and "tied_naive". Naive models hold diagonal matrices.
-    Lchol : ndarray, same shape as ``C``
-        Lower Cholesky factors, ``C[k] = Lchol[k] @ Lchol[k].T`` (or ``C = Lchol @ Lchol.T``),
-        computed once at training so that `scores` never refactors.
+    C : ndarray
+        The covariances as the notes store them for ``kind`` (see the module docstring):
+        (K, D, D) full matrices for "mvg", (K, D) variances for "naive", one (D, D) matrix for
+        "tied", (D,) variances for "tied_naive". `covariance` gives the (D, D) matrix of a
+        class for every kind.
     kind : {"mvg", "naive", "tied", "tied_naive"}
-        The model, see the module docstring.
+        The model, which picks its scorer in `_SCORERS`.
+
+    Notes
+    -----
+    The Gaussian classifiers of section 5.1 of the notes; the density of each class is the
+    Gaussian of ch. 4.
     """
 
     mu: np.ndarray
     C: np.ndarray
-    Lchol: np.ndarray
     kind: str
+
+    def __post_init__(self):
+        check_choice(self.kind, "kind", tuple(_SCORERS))
 
     @property
     def n_classes(self) -> int:
@@ -324,13 +280,14 @@ class GaussianClassifier:
 
     @property
     def tied(self) -> bool:
-        """True when all classes share the covariance ``C``."""
-        return self.kind in ("tied", "tied_naive")
+        """True when all classes share one covariance."""
+        return self.kind in _TIED_KINDS
 
     def covariance(self, k: int) -> np.ndarray:
-        """The (D, D) covariance of class k."""
+        """The (D, D) covariance of class k (a diagonal matrix for the naive kinds)."""
         k = check_int(k, "k", low=0, high=self.n_classes - 1)
-        return self.C if self.tied else self.C[k]
+        C = self.C if self.tied else self.C[k]
+        return np.diag(C) if self.kind in _DIAGONAL_KINDS else C
 
     def scores(self, D) -> np.ndarray:
         r"""Class-conditional log-densities of the columns of ``D``, shape (K, N).
@@ -347,319 +304,310 @@ class GaussianClassifier:
 
         Notes
         -----
+        The Gaussian log-density of ch. 4 for each class (section 5.1):
+
         .. math::
 
             \log \mathcal{N}(x \mid \mu_k, C_k) = -\frac{D}{2}\log 2\pi
                 - \frac{1}{2}\log|C_k| - \frac{1}{2}(x - \mu_k)^T C_k^{-1} (x - \mu_k)
 
-        Samples and means are first shifted by the mean of the class means, which leaves the
-        distances unchanged and keeps the expansions below free of cancellation. Then
-
-        * MVG: with :math:`W_k = L_k^{-1}` the distance is :math:`\|W_k x - W_k \mu_k\|^2`;
-          the K blocks :math:`[W_k, -W_k\mu_k]` are stacked into one (K D, D + 1) matrix and
-          multiply the block of samples with a row of ones appended, so that one product
-          whitens and centres every sample for all classes.
-        * tied: the data are whitened once, :math:`y = L^{-1} x`, :math:`m_k = L^{-1}\mu_k`, and
-          :math:`\|y - m_k\|^2 = \|y\|^2 - 2 m_k^T y + \|m_k\|^2` needs one (K, D) x (D, N)
-          product.
-        * naive and tied naive: with :math:`\lambda_{kj} = 1/\sigma^2_{kj}`,
-          :math:`\sum_j \lambda_{kj}(x_j - \mu_{kj})^2 = \lambda_k^T (x \odot x)
-          - 2 (\mu_k \odot \lambda_k)^T x + \mu_k^T (\mu_k \odot \lambda_k)`: two (K, D) x
-          (D, N) products.
+        computed by the scorer of the model's kind: `_scores_full` (MVG), `_scores_tied`
+        (tied: one whitening for all classes), `_scores_diagonal` (naive kinds).
         """
-        # NaN or inf in D shows in the (K, N) scores, which are checked instead of D itself
-        X = check_data(D, n_features=self.n_features, allow_1d=True, check_finite=False)
-        x0 = vcol(self.mu.mean(axis=1))  # reference point: distances do not depend on it
-        M = self.mu - x0
+        X = check_data(D, n_features=self.n_features, allow_1d=True)
         with np.errstate(invalid="ignore", over="ignore"):
-            if self.kind in ("naive", "tied_naive"):
-                var = np.diagonal(self.C, axis1=-2, axis2=-1)
-                var = np.broadcast_to(var.T if var.ndim == 2 else vcol(var), M.shape)  # (D, K)
-                S = _scores_diag(X, x0, M, var)
-            elif self.kind == "tied":
-                S = _scores_tied(X, x0, M, self.Lchol)
-            else:
-                S = _scores_full(X, x0, M, self.Lchol)
-        return _finite_result(S, X, "D")
+            S = _SCORERS[self.kind](X, self.mu, self.C)
+        return check_finite_result(S, X, "D", what="the class log-likelihoods",
+                                   nan_reason="a covariance is too close to singular")
 
 
-def _centred_block(
-    X: np.ndarray, x0: np.ndarray, sl: slice, buf: np.ndarray, ones_row: bool = False
-) -> np.ndarray:
-    """``X[:, sl] - x0`` written into ``buf``, laid out like X (a contiguous copy).
+# The scorers: S[k, n] = log N(x_n | mu_k, C_k) of validated X (D, N) for each kind's C.
 
-    With ``ones_row`` a last row of ones is appended, shape (D + 1, m), so that a product with
-    ``[W, -c]`` computes ``W z - c`` in the same pass.
+
+def _scores_full(X: np.ndarray, mu: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """MVG: the Gaussian log-density of each class, C (K, D, D)."""
+    return np.stack([logpdf_GAU_ND_chol(X, mu[:, k], cholesky_factor(C[k], f"C[{k}]"))
+                     for k in range(mu.shape[1])])  # log N(x | mu_k, C_k)
+
+
+def _scores_tied(X: np.ndarray, mu: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """Tied: one Gaussian log-density plus a linear term per class, C (D, D).
+
+    With a shared covariance, around any point x0 (here the mean of the class means, which
+    keeps the numbers small),
+    log N(x | mu_k, C) = log N(x | x0, C) + a_k^T (x - x0) + b_k, with
+    a_k = C^{-1} (mu_k - x0) and b_k = -1/2 (mu_k - x0)^T a_k: the quadratic term is common to
+    all classes (the linear discriminants of the notes), so the (D, D) whitening is done once.
     """
-    nfeat = X.shape[0]
-    rows = nfeat + 1 if ones_row else nfeat
-    k = sl.stop - sl.start
-    order = "F" if X.flags.f_contiguous and not X.flags.c_contiguous else "C"
-    Z = buf[: rows * k].reshape((rows, k), order=order)
-    np.subtract(X[:, sl], x0, out=Z[:nfeat])
-    if ones_row:
-        Z[nfeat] = 1.0
-    return Z
-
-
-def _tri_inv(Lk: np.ndarray) -> np.ndarray:
-    """Inverse of a lower-triangular factor with a positive diagonal (LAPACK trtri, D^3/3 flops)."""
-    W, info = scipy.linalg.lapack.dtrtri(Lk, lower=1)
-    if info != 0:  # cannot happen for the factors _chol validates
-        raise np.linalg.LinAlgError(f"triangular factor is singular (trtri info {info})")
-    return W
-
-
-def _scores_full(X, x0, M, Lchol) -> np.ndarray:
-    """MVG scores: one (K D, D + 1) x (D + 1, m) product per block of m samples, all classes."""
-    nfeat, N = X.shape
-    K = M.shape[1]
-    # inverse triangular factors (not inverse covariances): a product with them is faster than a
-    # triangular solve with many right-hand sides and as accurate; their cost, K D^3/3, is
-    # negligible next to the K D^2 N of the scores
-    Wc = np.empty((K * nfeat, nfeat + 1))
-    for k in range(K):
-        Wk = _tri_inv(Lchol[k])
-        Wc[k * nfeat : (k + 1) * nfeat, :nfeat] = Wk  # L_k^{-1}
-        Wc[k * nfeat : (k + 1) * nfeat, nfeat] = -(Wk @ M[:, k])  # -L_k^{-1} mu_k
-    logdet = 2.0 * np.log(np.diagonal(Lchol, axis1=1, axis2=2)).sum(axis=1)  # log|C_k|
-    const = vcol(-0.5 * (nfeat * _LOG_2PI + logdet))
-    S = np.empty((K, N))
-    blocks = list(_blocks(N, K * nfeat))
-    m = blocks[0].stop - blocks[0].start
-    zbuf, ybuf = np.empty((nfeat + 1) * m), np.empty(K * nfeat * m)
-    for sl in blocks:
-        k = sl.stop - sl.start
-        Z = _centred_block(X, x0, sl, zbuf, ones_row=True)
-        Y = ybuf[: K * nfeat * k].reshape(K * nfeat, k)
-        np.matmul(Wc, Z, out=Y)  # eq. y = L_k^{-1} x - L_k^{-1} mu_k, all classes at once
-        Y3 = Y.reshape(K, nfeat, k)
-        np.einsum("kdn,kdn->kn", Y3, Y3, out=S[:, sl])  # eq. (x-mu_k)^T C_k^-1 (x-mu_k) = |y|^2
-    S *= -0.5
-    S += const  # eq. log N = -D/2 log 2pi - 1/2 log|C_k| - 1/2 distance
+    x0 = mu.mean(axis=1, keepdims=True)
+    Lchol = cholesky_factor(C)
+    A = scipy.linalg.cho_solve((Lchol, True), mu - x0)  # a_k = C^{-1} (mu_k - x0)
+    b = -0.5 * np.sum((mu - x0) * A, axis=0)  # b_k = -1/2 (mu_k - x0)^T a_k
+    S = logpdf_GAU_ND_chol(X, x0, Lchol) + vcol(b)  # log N(x | x0, C) + b_k
+    for sl, Z in centred_blocks(X, x0):
+        S[:, sl] += A.T @ Z  # + a_k^T (x - x0)
     return S
 
 
-def _scores_tied(X, x0, M, Lchol) -> np.ndarray:
-    """Tied scores: whiten the data once, then one (K, D) x (D, m) product per block."""
-    nfeat, N = X.shape
-    K = M.shape[1]
-    W = _tri_inv(Lchol)
-    Mw = W @ M  # eq. m_k = L^{-1} mu_k
-    logdet = 2.0 * np.log(np.diag(Lchol)).sum()
-    const = vcol(-0.5 * (nfeat * _LOG_2PI + logdet) - 0.5 * np.sum(Mw * Mw, axis=0))
-    S = np.empty((K, N))
-    blocks = list(_blocks(N, nfeat))
-    m = blocks[0].stop - blocks[0].start
-    zbuf, ybuf = np.empty(nfeat * m), np.empty(nfeat * m)
-    for sl in blocks:
-        k = sl.stop - sl.start
-        Z = _centred_block(X, x0, sl, zbuf)
-        Y = ybuf[: nfeat * k].reshape(nfeat, k)
-        np.matmul(W, Z, out=Y)  # eq. y = L^{-1} x
-        np.matmul(Mw.T, Y, out=S[:, sl])  # eq. m_k^T y
-        S[:, sl] -= 0.5 * np.einsum("dn,dn->n", Y, Y)  # eq. -1/2 ||y||^2
-    S += const  # eq. -1/2 ||y - m_k||^2 = m_k^T y - 1/2 ||y||^2 - 1/2 ||m_k||^2
-    return S
+def _scores_diagonal(X: np.ndarray, mu: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """Naive kinds: sum over features of 1-D Gaussian log-densities, var (K, D) or (D,).
+
+    sum_j log N(x_j | mu_kj, var_kj) = -1/2 sum_j [log(2 pi var_kj) + lam_kj (x_j - mu_kj)^2]
+    with lam = 1 / var; the squares are expanded around x0 (the mean of the class means),
+    z = x - x0, m_k = mu_k - x0:
+    sum_j lam_kj (z_j - m_kj)^2 = lam_k^T z^2 - 2 (lam_k m_k)^T z + m_k^T (lam_k m_k),
+    two (K, D) x (D, N) products for all classes at once.
+    """
+    x0 = mu.mean(axis=1, keepdims=True)
+    M = mu - x0  # m_k, (D, K)
+    var = np.broadcast_to(var.T if var.ndim == 2 else vcol(var), M.shape)  # (D, K)
+    lam = 1.0 / var
+    S = np.empty((mu.shape[1], X.shape[1]))
+    for sl, Z in centred_blocks(X, x0):  # z = x - x0
+        np.matmul((lam * M).T, Z, out=S[:, sl])  # (lam_k m_k)^T z
+        np.square(Z, out=Z)  # z^2, in the block's own buffer
+        S[:, sl] -= (0.5 * lam).T @ Z  # - 1/2 lam_k^T z^2
+    S += vcol(-0.5 * np.sum(_LOG_2PI + np.log(var) + M * M * lam, axis=0))
+    return S  # - 1/2 sum_j [log(2 pi var_kj) + lam_kj m_kj^2]
 
 
-def _scores_diag(X, x0, M, var) -> np.ndarray:
-    """Naive Bayes scores: two (K, D) x (D, m) products per block, no loop over classes."""
-    nfeat, N = X.shape
-    K = M.shape[1]
-    lam = 1.0 / var  # (D, K) precisions
-    lam_mu = M * lam
-    const = vcol(
-        -0.5 * (nfeat * _LOG_2PI + np.log(var).sum(axis=0)) - 0.5 * np.sum(M * lam_mu, axis=0)
-    )  # eq. -1/2 sum_j log(2 pi var_kj) - 1/2 sum_j mu_kj^2 / var_kj
-    S = np.empty((K, N))
-    blocks = list(_blocks(N, nfeat))
-    m = blocks[0].stop - blocks[0].start
-    zbuf, sqbuf = np.empty(nfeat * m), np.empty(nfeat * m)
-    for sl in blocks:
-        Z = _centred_block(X, x0, sl, zbuf)
-        Z2 = sqbuf[: Z.size].reshape(Z.shape)
-        np.multiply(Z, Z, out=Z2)
-        np.matmul(lam_mu.T, Z, out=S[:, sl])  # eq. sum_j mu_kj x_j / var_kj
-        S[:, sl] -= 0.5 * (lam.T @ Z2)  # eq. -1/2 sum_j x_j^2 / var_kj
-    S += const
-    return S
+_SCORERS = {
+    "mvg": _scores_full,
+    "naive": _scores_diagonal,
+    "tied": _scores_tied,
+    "tied_naive": _scores_diagonal,
+}
 
 
-# One ML estimator per covariance kind (section 5.1 of the notes). Each takes Z, the (D, N_c)
-# samples of one class, as a copy of its own that it centres in place, and returns the class
-# mean and its covariance (full) or variances (diagonal). Centring before any product keeps the
-# estimates accurate to rounding on data far from the origin.
+# The estimators (section 5.1): mu (D, K) and the C of each kind from validated (D, L). Each
+# class is centred on its own mean before any product, so the estimates are accurate to
+# rounding on data far from the origin.
 
 
 def _ml_full(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """mu_c (D,) and C_c = 1/N_c sum_i (x_i - mu_c)(x_i - mu_c)^T, (D, D)."""
-    mu = Z.mean(axis=1)  # eq. mu_c = 1/N_c sum_{i in c} x_i
+    """mu_c (D,) and C_c = 1/N_c sum_i (x_i - mu_c)(x_i - mu_c)^T, (D, D), of the samples Z
+    (D, N_c) of one class, a copy of its own that is centred in place."""
+    mu = Z.mean(axis=1)  # mu_c = 1/N_c sum_{i in c} x_i
     Z -= mu[:, None]
-    return mu, (Z @ Z.T) / Z.shape[1]  # eq. C_c = 1/N_c sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
+    return mu, (Z @ Z.T) / Z.shape[1]  # C_c = 1/N_c sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
 
 
 def _ml_diagonal(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """mu_c (D,) and the variances sigma^2_cj = 1/N_c sum_i (x_ij - mu_cj)^2, (D,)."""
-    mu = Z.mean(axis=1)  # eq. mu_c = 1/N_c sum_{i in c} x_i
+    mu = Z.mean(axis=1)  # mu_c = 1/N_c sum_{i in c} x_i
     Z -= mu[:, None]
-    return mu, np.einsum("dn,dn->d", Z, Z) / Z.shape[1]  # eq. diag(C_c)
+    return mu, np.einsum("dn,dn->d", Z, Z) / Z.shape[1]  # diag(C_c)
 
 
-def _class_stats(D: np.ndarray, L: np.ndarray, diagonal: bool):
-    """Per-class means (D, K), ML covariances (K, D, D) or variances (K, D), and counts (K,)."""
-    K = int(L.max()) + 1
-    nfeat = D.shape[0]
+def _per_class(D: np.ndarray, L: np.ndarray, estimate):
+    """Class means (D, K), the ``estimate`` of each class stacked (K, ...), class sizes (K,)."""
     n = _class_counts(L)
-    mu = np.empty((nfeat, K))
-    second = np.empty((K, nfeat)) if diagonal else np.empty((K, nfeat, nfeat))
-    estimate = _ml_diagonal if diagonal else _ml_full
-    for k in range(K):
-        mu[:, k], second[k] = estimate(D[:, L == k])  # boolean indexing: a copy of class k
-    return mu, second, n
+    stats = [estimate(D[:, L == k]) for k in range(n.size)]  # boolean indexing: copies
+    return np.stack([s[0] for s in stats], axis=1), np.stack([s[1] for s in stats]), n
 
 
-def _check_per_class_counts(n: np.ndarray, model: str) -> None:
-    bad = np.flatnonzero(n < 2)
-    if bad.size:
-        k = int(bad[0])
-        raise ValueError(
-            f"class {k} has {int(n[k])} sample{'s' if n[k] != 1 else ''}: the {model} estimates "
-            f"a covariance for each class, which needs at least 2 samples per class (with one "
-            f"sample it is zero); collect more data for class {k} or use a tied model"
-        )
+def _unbiased_scale(n: np.ndarray, unbiased: bool) -> np.ndarray:
+    """N_c / (N_c - 1) per class with ``unbiased`` (1/(N_c - 1) instead of 1/N_c), else 1."""
+    return n / (n - 1.0) if unbiased else np.ones(n.size)
+
+
+def _pooling_weights(n: np.ndarray, unbiased: bool) -> np.ndarray:
+    """N_c / N (or N_c / (N - K) with ``unbiased``): Sw = sum_c w_c C_c."""
+    return n / (n.sum() - n.size) if unbiased else n / n.sum()
+
+
+def _estimate_mvg(D, L, unbiased):
+    """MVG: mu_c and the full C_c of each class, (K, D, D)."""
+    mu, C, n = _per_class(D, L, _ml_full)  # C_c
+    return mu, C * _unbiased_scale(n, unbiased)[:, None, None]
+
+
+def _estimate_naive(D, L, unbiased):
+    """Naive Bayes: mu_c and the variances of each class, the diagonal of C_c, (K, D)."""
+    mu, var, n = _per_class(D, L, _ml_diagonal)  # sigma^2_cj, (K, D)
+    return mu, var * vcol(_unbiased_scale(n, unbiased))
+
+
+def _estimate_tied(D, L, unbiased):
+    """Tied: the class means and the within-class covariance Sw shared by all, (D, D)."""
+    mu, C, n = _per_class(D, L, _ml_full)
+    Sw = np.tensordot(_pooling_weights(n, unbiased), C, axes=1)  # Sw = 1/N sum_c N_c C_c
+    return mu, 0.5 * (Sw + Sw.T)
+
+
+def _estimate_tied_naive(D, L, unbiased):
+    """Tied naive: the class means and the diagonal of Sw, (D,)."""
+    mu, var, n = _per_class(D, L, _ml_diagonal)
+    return mu, _pooling_weights(n, unbiased) @ var  # diag(Sw), (D,)
+
+
+_ESTIMATORS = {
+    "mvg": _estimate_mvg,
+    "naive": _estimate_naive,
+    "tied": _estimate_tied,
+    "tied_naive": _estimate_tied_naive,
+}
 
 
 def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
+    """Validate, estimate with the kind's estimator, floor, check invertibility."""
     D, L = check_data_labels(D, L)
     unbiased = check_bool(unbiased, "unbiased")
-    psi = _check_psi(psi)
-    nfeat, N = D.shape
-    names = {"mvg": "MVG model", "naive": "naive Bayes Gaussian model"}
-    diagonal = kind in ("naive", "tied_naive")
-    n = _class_counts(L)
-    K = n.size
-    if kind in names:
-        _check_per_class_counts(n, names[kind])
+    psi = None if psi is None else _check_psi(psi)
+    _check_class_sizes(_class_counts(L), kind, unbiased)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported just below
-        mu, second, n = _class_stats(D, L, diagonal)
-    _check_finite_stats(D, mu, second)
+        mu, C = _ESTIMATORS[kind](D, L, unbiased)
+    check_finite_statistic(mu, D, "D", "the class means")
+    check_finite_statistic(C, D, "D", "the class covariances")
+    if psi is not None:
+        C = _floor(C, psi, kind)
+    _check_invertible(C, kind, D, L, mu)
+    return GaussianClassifier(mu=mu, C=C, kind=kind)
 
-    if kind in ("tied", "tied_naive"):
+
+def _floor(C: np.ndarray, psi: float, kind: str) -> np.ndarray:
+    """`floor_covariance` of each covariance; for variances, max(var, psi)."""
+    if kind in _DIAGONAL_KINDS:
+        return np.maximum(C, psi)  # the floor of a diagonal matrix
+    if kind == "tied":
+        return _floor_full(C, psi)
+    return np.stack([_floor_full(Ck, psi) for Ck in C])
+
+
+def _check_class_sizes(n: np.ndarray, kind: str, unbiased: bool) -> None:
+    """Per-class covariances need 2 samples per class; the unbiased pooled one N > K."""
+    K, N = n.size, int(n.sum())
+    if kind in _TIED_KINDS:
         if unbiased and N <= K:
             raise ValueError(
                 f"the unbiased pooled covariance divides by N - K, but D has N = {N} samples for "
                 f"K = {K} classes; use unbiased=False"
             )
-        w = n / N if not unbiased else n / (N - K)
-        with np.errstate(over="ignore", invalid="ignore"):
-            Sw = np.tensordot(w, second, axes=1)  # eq. Sw = 1/N sum_k N_k C_k (or 1/(N-K))
-        _check_finite_stats(D, Sw)
-        if diagonal:
-            var = np.maximum(Sw, psi) if psi is not None else Sw
-            tiny = _is_constant(var, np.abs(mu).max(axis=1))
-            if tiny.any():
-                j = np.flatnonzero(tiny)
-                spread = _spread(D, L, range(K))
-                detail = _underflow_detail(spread, j, " within every class") or (
-                    f": feature {int(j[0])} has zero within-class variance (constant within every "
-                    f"class{'' if spread[j[0]] == 0.0 else ', up to rounding'})"
-                )
-                raise ValueError(_singular_message(
-                    "the within-class covariance C (shared by all classes)", detail
-                ))
-            return GaussianClassifier(mu=mu, C=np.diag(var), Lchol=np.diag(np.sqrt(var)),
-                                      kind=kind)
-        C = floor_covariance(Sw, psi) if psi is not None else 0.5 * (Sw + Sw.T)
-        try:
-            Lc = _chol(C, "C")
-        except ValueError:
-            raise ValueError(_singular_message(
-                "the within-class covariance C (shared by all classes)",
-                _rank_detail(D, L, range(K), " within every class", N - K,
-                             f"{N} samples in {K} classes"),
-            )) from None
-        return GaussianClassifier(mu=mu, C=C, Lchol=Lc, kind=kind)
-
-    scale = n / (n - 1.0) if unbiased else np.ones(K)
-    if diagonal:
-        var = second * vcol(scale)  # (K, D)
-        if psi is not None:
-            var = np.maximum(var, psi)  # floor_covariance of a diagonal matrix
-        for k in range(K):
-            tiny = _is_constant(var[k], mu[:, k])
-            if tiny.any():
-                j = np.flatnonzero(tiny)
-                detail = _underflow_detail(_spread(D, L, [k]), j, f" in class {k}") or (
-                    f": {j.size} of its {nfeat} features have zero variance (constant, up to "
-                    f"rounding) in class {k} (e.g. feature {int(j[0])})"
-                )
-                raise ValueError(_singular_message(f"the covariance of class {k} (C[{k}])", detail))
-        C = np.zeros((K, nfeat, nfeat))
-        idx = np.arange(nfeat)
-        C[:, idx, idx] = var
-        Lc = np.zeros_like(C)
-        Lc[:, idx, idx] = np.sqrt(var)
-        return GaussianClassifier(mu=mu, C=C, Lchol=Lc, kind=kind)
-
-    C = second * scale[:, None, None]
-    Lc = np.empty_like(C)
-    for k in range(K):
-        if psi is not None:
-            C[k] = floor_covariance(C[k], psi)
-        try:
-            Lc[k] = _chol(C[k], f"C[{k}]")  # one Cholesky per class, reused by every scores()
-        except ValueError:
-            raise ValueError(_singular_message(
-                f"the covariance of class {k} (C[{k}], from {int(n[k])} samples)",
-                _rank_detail(D, L, [k], f" in class {k}", int(n[k]) - 1,
-                             f"its {int(n[k])} samples"),
-            )) from None
-    return GaussianClassifier(mu=mu, C=C, Lchol=Lc, kind=kind)
+        return
+    bad = np.flatnonzero(n < 2)
+    if bad.size:
+        k = int(bad[0])
+        model_name = "MVG model" if kind == "mvg" else "naive Bayes Gaussian model"
+        raise ValueError(
+            f"class {k} has {int(n[k])} sample{'s' if n[k] != 1 else ''}: the {model_name} "
+            f"estimates a covariance for each class, which needs at least 2 samples per class "
+            f"(with one sample it is zero); collect more data for class {k} or use a tied model"
+        )
 
 
-# the four Gaussian trainers share their parameters, return value and errors
-_TRAINER_DOC = """Parameters
+# Singular covariances (error path only): the message names the class and the remedies.
+
+
+def _check_invertible(C: np.ndarray, kind: str, D: np.ndarray, L: np.ndarray,
+                      mu: np.ndarray) -> None:
+    """Refuse a singular covariance of a trained model, explaining why it is singular."""
+    n = _class_counts(L)
+    K, N = n.size, L.size
+    shared = ("the within-class covariance C (shared by all classes)", range(K),
+              " within every class")
+    if kind == "tied":
+        _check_factorable(C, *shared, D, L, N - K, f"{N} samples in {K} classes")
+    elif kind == "tied_naive":
+        _check_variances(C, np.abs(mu).max(axis=1), *shared, D, L)
+    for k in range(K) if kind in ("mvg", "naive") else ():
+        if kind == "mvg":
+            _check_factorable(C[k], f"the covariance of class {k} (C[{k}], from {int(n[k])} "
+                              f"samples)", [k], f" in class {k}", D, L, int(n[k]) - 1,
+                              f"its {int(n[k])} samples")
+        else:
+            _check_variances(C[k], mu[:, k], f"the covariance of class {k} (C[{k}])", [k],
+                             f" in class {k}", D, L)
+
+
+def _check_factorable(C, what, classes, where, D, L, dof: int, who: str) -> None:
+    """A full covariance must have a Cholesky factor; ``dof`` is the largest rank the
+    deviations of ``who`` from their class means can have (N_k - 1, or N - K pooled)."""
+    try:
+        cholesky_factor(C)
+    except ValueError:
+        spread = _spread(D, L, classes)
+        const = np.flatnonzero(spread == 0.0)
+        if const.size:
+            detail = (f": {const.size} of its {D.shape[0]} features are constant{where} (e.g. "
+                      f"feature {int(const[0])})")
+        elif dof < D.shape[0]:
+            detail = f": {who} span at most {dof} dimensions, fewer than its {D.shape[0]} features"
+        else:
+            detail = " (linearly dependent features)"
+        if not const.size:  # features too small in scale for float64 explain it better
+            detail = _underflow_detail(spread, np.arange(D.shape[0]), where) or detail
+        raise ValueError(_singular_message(what, detail)) from None
+
+
+def _check_variances(var, mu, what, classes, where, D, L) -> None:
+    """A diagonal covariance must have no variance that is zero up to rounding.
+
+    A feature whose standard deviation is at the rounding level of its own root mean square,
+    ``8 eps sqrt(mu_j^2 + var_j)``, is constant as far as float64 can tell. The test is feature
+    by feature, as the diagonal model is: rescaling one feature rescales its variance and leaves
+    the others alone, so features of very different scales are accepted.
+    """
+    j = np.flatnonzero(var <= (8.0 * np.finfo(float).eps) ** 2 * (mu * mu + var))
+    if j.size:
+        detail = _underflow_detail(_spread(D, L, classes), j, where) or (
+            f": {j.size} of its {D.shape[0]} features have zero variance (constant, up to "
+            f"rounding){where} (e.g. feature {int(j[0])})"
+        )
+        raise ValueError(_singular_message(what, detail))
+
+
+def _singular_message(what: str, detail: str) -> str:
+    return (
+        f"{what} is singular{detail}, so its Gaussian density is undefined; reduce the dimension "
+        f"first (e.g. fit_pca(D, m) and train on the projected data), or pass psi > 0 (e.g. "
+        f"psi=1e-3) to floor its eigenvalues with floor_covariance"
+    )
+
+
+def _spread(D: np.ndarray, L: np.ndarray, classes) -> np.ndarray:
+    """(D,) largest range (max - min) of each feature within any of ``classes``."""
+    spread = np.zeros(D.shape[0])
+    for k in classes:
+        spread = np.maximum(spread, np.ptp(D[:, L == k], axis=1))
+    return spread
+
+
+def _underflow_detail(spread: np.ndarray, j: np.ndarray, where: str) -> str:
+    """Explain variances of features ``j`` that vanish because the data are too small in scale
+    for float64; empty if no feature of ``j`` is in that case."""
+    under = j[(spread[j] > 0.0) & (spread[j] < _MIN_SPREAD)]
+    if not under.size:
+        return ""
+    u = int(under[0])
+    return (f": feature {u} varies by only {spread[u]:.3g}{where}, too little for its variance "
+            f"to be represented in float64 (rescale the data, e.g. z-normalise with fit_znorm)")
+
+
+def train_mvg(D, L, *, unbiased: bool = False, psi: float | None = None) -> GaussianClassifier:
+    r"""Train the multivariate Gaussian (MVG) classifier: a full covariance for each class.
+
+    Parameters
     ----------
     D : array_like, shape (D, N)
         Training data, one sample per column.
     L : array_like, shape (N,)
-        Labels 0..K-1, every class present.
+        Labels 0..K-1, every class present, at least 2 samples per class.
     unbiased : bool, default False
-        False: ML estimates (1/N_c, or 1/N for the pooled within-class covariance). True: the
-        unbiased 1/(N_c - 1), or 1/(N - K) for the pooled covariance.
+        False: the ML estimate, 1/N_c. True: the unbiased 1/(N_c - 1).
     psi : float, optional
-        Eigenvalue floor, applied after the estimate (`floor_covariance`; for a diagonal
-        covariance, ``max(var, psi)``). Off by default: a singular covariance is an error.
+        Eigenvalue floor, applied after the estimate (`floor_covariance`). Off by default: a
+        singular covariance is an error.
 
     Returns
     -------
     GaussianClassifier
+        ``kind="mvg"``, ``mu`` (D, K), ``C`` (K, D, D).
 
     Raises
     ------
     ValueError
-        Transposed data ("did you mean D.T?"), a class without samples, a singular covariance
-        (the message names the class and suggests PCA or ``psi``).%s"""
-
-
-def _trainer_doc(also: str = ""):
-    """Fill the shared ``%(trainer)s`` section of a Gaussian trainer's docstring."""
-    extra = f"\n        Also: {also}." if also else ""
-
-    def fill(fn):
-        if fn.__doc__:  # None under python -OO
-            fn.__doc__ = fn.__doc__.replace("%(trainer)s", _TRAINER_DOC % extra)
-        return fn
-
-    return fill
-
-
-@_trainer_doc("a class with fewer than 2 samples")
-def train_mvg(D, L, *, unbiased: bool = False, psi: float | None = None) -> GaussianClassifier:
-    r"""Train the multivariate Gaussian (MVG) classifier: a full covariance for each class.
-
-    %(trainer)s
+        Transposed data ("did you mean D.T?"), a class without samples or with fewer than 2, a
+        singular covariance (the message names the class and suggests PCA or ``psi``).
 
     Notes
     -----
@@ -674,21 +622,40 @@ def train_mvg(D, L, *, unbiased: bool = False, psi: float | None = None) -> Gaus
     return _train_gaussian(D, L, "mvg", unbiased, psi)
 
 
-@_trainer_doc(
-    "a class with fewer than 2 samples, a feature constant within a class"
-)
 def train_naive_bayes(
     D, L, *, unbiased: bool = False, psi: float | None = None
 ) -> GaussianClassifier:
     r"""Train the naive Bayes Gaussian classifier: a diagonal covariance for each class.
 
-    %(trainer)s
+    Parameters
+    ----------
+    D : array_like, shape (D, N)
+        Training data, one sample per column.
+    L : array_like, shape (N,)
+        Labels 0..K-1, every class present, at least 2 samples per class.
+    unbiased : bool, default False
+        False: the ML variances, 1/N_c. True: the unbiased 1/(N_c - 1).
+    psi : float, optional
+        Variance floor, ``max(var, psi)`` (the eigenvalue floor of a diagonal matrix). Off by
+        default: a zero variance is an error.
+
+    Returns
+    -------
+    GaussianClassifier
+        ``kind="naive"``, ``mu`` (D, K), ``C`` (K, D): the variances of each class.
+
+    Raises
+    ------
+    ValueError
+        Transposed data, a class without samples or with fewer than 2, a feature constant
+        within a class (the message names the class and feature and suggests PCA or ``psi``).
 
     Notes
     -----
-    The features are assumed independent given the class, so the covariance of class c is the
-    diagonal of the MVG one, :math:`C_c = \operatorname{diag}(\sigma^2_{c1}, \dots,
-    \sigma^2_{cD})`, and the class-conditional density is a product of 1-D Gaussians:
+    Section 5.1 of the notes: the features are assumed independent given the class, so the
+    covariance of class c is the diagonal of the MVG one, :math:`C_c = \operatorname{diag}
+    (\sigma^2_{c1}, \dots, \sigma^2_{cD})`, and the class-conditional density is a product of
+    1-D Gaussians:
 
     .. math::
 
@@ -698,15 +665,35 @@ def train_naive_bayes(
     return _train_gaussian(D, L, "naive", unbiased, psi)
 
 
-@_trainer_doc()
 def train_tied(D, L, *, unbiased: bool = False, psi: float | None = None) -> GaussianClassifier:
     r"""Train the tied Gaussian classifier: class means, one covariance shared by all classes.
 
-    %(trainer)s
+    Parameters
+    ----------
+    D : array_like, shape (D, N)
+        Training data, one sample per column.
+    L : array_like, shape (N,)
+        Labels 0..K-1, every class present (a class may have a single sample).
+    unbiased : bool, default False
+        False: the ML within-class covariance, 1/N. True: the pooled 1/(N - K).
+    psi : float, optional
+        Eigenvalue floor, applied after the estimate (`floor_covariance`). Off by default.
+
+    Returns
+    -------
+    GaussianClassifier
+        ``kind="tied"``, ``mu`` (D, K), ``C`` (D, D).
+
+    Raises
+    ------
+    ValueError
+        Transposed data, a class without samples, a singular within-class covariance (the
+        message says why and suggests PCA or ``psi``).
 
     Notes
     -----
-    The shared covariance is the within-class covariance of LDA (`mlpr.dimred.compute_Sw_Sb`):
+    Section 5.1 of the notes: the shared covariance is the within-class covariance of LDA
+    (`mlpr.dimred.compute_Sw_Sb`),
 
     .. math::
 
@@ -720,18 +707,39 @@ def train_tied(D, L, *, unbiased: bool = False, psi: float | None = None) -> Gau
     return _train_gaussian(D, L, "tied", unbiased, psi)
 
 
-@_trainer_doc()
 def train_tied_naive(
     D, L, *, unbiased: bool = False, psi: float | None = None
 ) -> GaussianClassifier:
     r"""Train the tied naive Bayes Gaussian classifier: one diagonal covariance for all classes.
 
-    %(trainer)s
+    Parameters
+    ----------
+    D : array_like, shape (D, N)
+        Training data, one sample per column.
+    L : array_like, shape (N,)
+        Labels 0..K-1, every class present.
+    unbiased : bool, default False
+        False: 1/N. True: the pooled 1/(N - K).
+    psi : float, optional
+        Variance floor, ``max(var, psi)``. Off by default.
+
+    Returns
+    -------
+    GaussianClassifier
+        ``kind="tied_naive"``, ``mu`` (D, K), ``C`` (D,): the shared variances.
+
+    Raises
+    ------
+    ValueError
+        Transposed data, a class without samples, a feature constant within every class.
 
     Notes
     -----
-    Both assumptions at once: the shared covariance is the diagonal of the within-class
-    covariance of `train_tied`, :math:`C = \operatorname{diag}(S_W)`.
+    Section 5.1 of the notes, both assumptions at once: the shared covariance is the diagonal
+    of the within-class covariance of `train_tied`,
+
+    .. math:: C = \operatorname{diag}(S_W), \qquad
+              \sigma^2_j = \frac{1}{N}\sum_{c} \sum_{i \mid c_i = c} (x_{ij} - \mu_{cj})^2 .
     """
     return _train_gaussian(D, L, "tied_naive", unbiased, psi)
 
@@ -741,57 +749,14 @@ def train_tied_naive(
 
 
 def uniform_priors(K: int) -> np.ndarray:
-    """The uniform prior over K classes, ``np.full(K, 1 / K)``."""
+    """The uniform prior over K classes, ``np.full(K, 1 / K)``.
+
+    Notes
+    -----
+    The prior of an application with equal classes (notes ch. 5, Bayes' rule).
+    """
     K = check_int(K, "K", low=1)
     return np.full(K, 1.0 / K)
-
-
-def _check_scores(S, name: str = "S") -> np.ndarray:
-    """A (K, N) score matrix: real, no NaN or +inf (-inf = probability 0 is allowed)."""
-    a = _as_real_array(S, name)
-    if a.ndim != 2:
-        raise ValueError(
-            f"{name} must be a (K, N) matrix of class scores, one row per class and one column "
-            f"per sample, got shape {a.shape}"
-            + ("; use vcol(s) for a single sample" if a.ndim == 1 else "")
-        )
-    if a.shape[0] == 0:
-        raise ValueError(f"{name} has no rows (classes), shape {a.shape}")
-    if np.isnan(a).any() or np.isposinf(a).any():
-        raise ValueError(f"{name} contains NaN or +inf values")
-    return a
-
-
-def _check_priors(priors, K: int, n_samples: int | None = None) -> np.ndarray:
-    """K class priors; ``n_samples`` (the columns of S) only explains a transposed S."""
-    if priors is None:
-        raise TypeError(
-            "priors is required: the prior belongs to the application, not to the model; pass "
-            "e.g. uniform_priors(K) for equal class priors"
-        )
-    p = _as_real_array(priors, "priors")
-    if p.ndim != 1:
-        raise ValueError(f"priors must be a 1-D array of K = {K} class priors, got shape {p.shape}")
-    if p.size != K:
-        if p.size == n_samples:
-            raise ValueError(
-                f"S has shape ({K}, {n_samples}) but priors has {p.size} entries: mlpr expects S "
-                f"as (K, N), one row per class and one column per sample; did you mean S.T?"
-            )
-        raise ValueError(
-            f"priors has length {p.size} but the scores have K = {K} classes (rows); pass one "
-            f"prior per class"
-        )
-    if not np.all(np.isfinite(p)):
-        raise ValueError("priors contains NaN or infinite values")
-    if np.any(p < 0.0):
-        raise ValueError(f"priors must be non-negative probabilities, got {p.min()!r}")
-    total = p.sum()
-    if abs(total - 1.0) > _PRIOR_TOL:
-        raise ValueError(
-            f"priors must sum to 1 (within {_PRIOR_TOL:g}), got sum {total:.12g}"
-        )
-    return p
 
 
 def log_joint(S, priors) -> np.ndarray:
@@ -806,11 +771,13 @@ def log_joint(S, priors) -> np.ndarray:
 
     Notes
     -----
+    Bayes' rule of notes ch. 5 in the log domain, numerator:
+
     .. math:: \log f_{X,C}(x, c) = \log f_{X \mid C}(x \mid c) + \log P(c)
     """
-    S = _check_scores(S)
-    p = _check_priors(priors, S.shape[0], S.shape[1])
-    return S + vcol(_log(p))  # eq. log f(x, c) = log f(x|c) + log P(c)
+    S = check_class_scores(S)
+    p = check_class_priors(priors, S.shape[0], n_samples=S.shape[1])
+    return S + vcol(_log(p))  # log f(x, c) = log f(x|c) + log P(c)
 
 
 def log_posteriors(S, priors) -> np.ndarray:
@@ -836,6 +803,8 @@ def log_posteriors(S, priors) -> np.ndarray:
 
     Notes
     -----
+    Notes ch. 5 (the posterior of a generative model).
+
     Bayes' rule in the log domain, with the marginal computed by ``logsumexp``:
 
     .. math::
@@ -843,7 +812,7 @@ def log_posteriors(S, priors) -> np.ndarray:
         \log P(c \mid x) = \log f(x, c) - \log \sum_{c'} \exp \log f(x, c') .
     """
     SJ = log_joint(S, priors)
-    marg = logsumexp(SJ, axis=0, keepdims=True)  # eq. log f(x) = log sum_c f(x, c)
+    marg = logsumexp(SJ, axis=0, keepdims=True)  # log f(x) = log sum_c f(x, c)
     dead = np.flatnonzero(np.isneginf(marg.ravel()))
     if dead.size:
         raise ValueError(
@@ -851,7 +820,7 @@ def log_posteriors(S, priors) -> np.ndarray:
             f"({dead.size} such samples): its posterior is undefined; smooth the model (e.g. "
             f"pseudo-counts eps > 0) or check the priors"
         )
-    return SJ - marg  # eq. log P(c|x) = log f(x, c) - log f(x)
+    return SJ - marg  # log P(c|x) = log f(x, c) - log f(x)
 
 
 def llr(S) -> np.ndarray:
@@ -864,9 +833,12 @@ def llr(S) -> np.ndarray:
 
     Notes
     -----
+    The log-likelihood ratio of a binary generative model (notes ch. 5), the score of the binary
+    decisions of section 7.2 (class 1 when llr > t, eq. 128):
+
     .. math:: \mathrm{llr}(x) = \log \frac{f(x \mid 1)}{f(x \mid 0)}
     """
-    S = _check_scores(S)
+    S = check_class_scores(S)
     if S.shape[0] != 2 and S.shape[1] == 2:
         raise ValueError(
             f"S has shape {S.shape}: llr needs the (2, N) scores of the 2 classes, one row per "
@@ -878,7 +850,7 @@ def llr(S) -> np.ndarray:
         )
     if np.any(np.isneginf(S[0]) & np.isneginf(S[1])):
         raise ValueError("S has a sample with -inf scores for both classes: its llr is undefined")
-    return S[1] - S[0]  # eq. llr = log f(x|1) - log f(x|0)
+    return S[1] - S[0]  # llr = log f(x|1) - log f(x|0)
 
 
 def map_decisions(S, priors) -> np.ndarray:
@@ -907,7 +879,7 @@ def map_decisions(S, priors) -> np.ndarray:
     without pseudo-counts meeting an unseen value) ties between all classes and is decided 0;
     `log_posteriors` refuses such samples.
     """
-    return np.argmax(log_joint(S, priors), axis=0)  # eq. argmax_c log f(x|c) + log P(c)
+    return np.argmax(log_joint(S, priors), axis=0)  # argmax_c log f(x|c) + log P(c)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -947,6 +919,8 @@ def tied_linear_discriminants(model: GaussianClassifier, priors) -> tuple[np.nda
 
     Notes
     -----
+    Section 5.1 of the notes (the tied model is a linear classifier).
+
     With a shared covariance the quadratic term of the log joint is common to all classes:
 
     .. math::
@@ -960,9 +934,10 @@ def tied_linear_discriminants(model: GaussianClassifier, priors) -> tuple[np.nda
     ``A.T @ X + b`` normalised by ``logsumexp``. ``C^{-1}`` is applied by Cholesky solves.
     """
     _check_model(model, tied=True, fn="tied_linear_discriminants")
-    p = _check_priors(priors, model.n_classes)
-    A = scipy.linalg.cho_solve((model.Lchol, True), model.mu)  # eq. a_k = C^{-1} mu_k
-    b = _log(p) - 0.5 * np.sum(model.mu * A, axis=0)  # eq. b_k = log pi_k - mu_k^T C^-1 mu_k / 2
+    p = check_class_priors(priors, model.n_classes)
+    Lchol = cholesky_factor(model.covariance(0))  # the shared C
+    A = scipy.linalg.cho_solve((Lchol, True), model.mu)  # a_k = C^{-1} mu_k
+    b = _log(p) - 0.5 * np.sum(model.mu * A, axis=0)  # b_k = log pi_k - mu_k^T C^-1 mu_k / 2
     return A, b
 
 
@@ -983,6 +958,8 @@ def tied_binary_llr_coefficients(model: GaussianClassifier) -> tuple[np.ndarray,
 
     Notes
     -----
+    Section 5.1 of the notes (the binary tied model's llr is linear).
+
     .. math::
 
         \mathrm{llr}(x) = \log\frac{\mathcal{N}(x \mid \mu_1, C)}{\mathcal{N}(x \mid \mu_0, C)}
@@ -994,8 +971,9 @@ def tied_binary_llr_coefficients(model: GaussianClassifier) -> tuple[np.ndarray,
     """
     _check_model(model, K=2, tied=True, fn="tied_binary_llr_coefficients")
     mu0, mu1 = model.mu[:, 0], model.mu[:, 1]
-    w = scipy.linalg.cho_solve((model.Lchol, True), mu1 - mu0)  # eq. w = C^{-1}(mu_1 - mu_0)
-    c = -0.5 * float((mu1 + mu0) @ w)  # eq. c = -(mu_1 + mu_0)^T w / 2
+    Lchol = cholesky_factor(model.covariance(0))  # the shared C
+    w = scipy.linalg.cho_solve((Lchol, True), mu1 - mu0)  # w = C^{-1}(mu_1 - mu_0)
+    c = -0.5 * float((mu1 + mu0) @ w)  # c = -(mu_1 + mu_0)^T w / 2
     return w, c
 
 
@@ -1018,6 +996,8 @@ def mvg_binary_llr_coefficients(model: GaussianClassifier) -> tuple[np.ndarray, 
 
     Notes
     -----
+    Section 5.1 of the notes (the binary MVG's llr is quadratic).
+
     .. math::
 
         \mathrm{llr}(x) = x^T A x + x^T b + c
@@ -1027,15 +1007,15 @@ def mvg_binary_llr_coefficients(model: GaussianClassifier) -> tuple[np.ndarray, 
     """
     _check_model(model, K=2, fn="mvg_binary_llr_coefficients")
     nfeat = model.n_features
-    Ls = [model.Lchol, model.Lchol] if model.tied else [model.Lchol[0], model.Lchol[1]]
+    Ls = [cholesky_factor(model.covariance(k), f"C[{k}]") for k in range(2)]
     P = [scipy.linalg.cho_solve((Lk, True), np.eye(nfeat)) for Lk in Ls]  # C_k^{-1}
     Pmu = [scipy.linalg.cho_solve((Ls[k], True), model.mu[:, k]) for k in range(2)]
     logdet = [2.0 * np.log(np.diag(Lk)).sum() for Lk in Ls]
-    A = -0.5 * (P[1] - P[0])  # eq. A = -(C_1^-1 - C_0^-1) / 2
+    A = -0.5 * (P[1] - P[0])  # A = -(C_1^-1 - C_0^-1) / 2
     A = 0.5 * (A + A.T)
-    b = Pmu[1] - Pmu[0]  # eq. b = C_1^-1 mu_1 - C_0^-1 mu_0
+    b = Pmu[1] - Pmu[0]  # b = C_1^-1 mu_1 - C_0^-1 mu_0
     c = (-0.5 * (model.mu[:, 1] @ Pmu[1] - model.mu[:, 0] @ Pmu[0])
-         - 0.5 * (logdet[1] - logdet[0]))  # eq. c
+         - 0.5 * (logdet[1] - logdet[0]))  # c
     return A, b, float(c)
 
 
@@ -1101,7 +1081,7 @@ def _check_n_values(n_values, X: np.ndarray) -> np.ndarray:
 
 
 @model
-class CategoricalNaiveBayes:
+class CategoricalNaiveBayes(_Generative):
     r"""Naive Bayes over integer-coded categorical features.
 
     Attributes
@@ -1109,6 +1089,10 @@ class CategoricalNaiveBayes:
     pi : tuple of ndarray
         ``pi[j]`` has shape (M_j, K): column k is the distribution of feature j in class k,
         ``pi[j][m, k] = P(x_j = m | k)``.
+
+    Notes
+    -----
+    Naive Bayes over categorical features, section 5.2 of the notes.
     """
 
     pi: tuple
@@ -1142,7 +1126,7 @@ class CategoricalNaiveBayes:
             )
         S = np.zeros((self.n_classes, X.shape[1]))
         for j, pj in enumerate(self.pi):  # loop over features; vectorised over samples
-            S += _log(pj)[X[j]].T  # eq. + log pi^(j)_{k, x_j}
+            S += _log(pj)[X[j]].T  # + log pi^(j)_{k, x_j}
         return S
 
 
@@ -1176,25 +1160,29 @@ def train_categorical_nb(D, L, n_values=None, eps: float = 0.0) -> CategoricalNa
     """
     X = _check_codes(D)
     L = _labels_for(X, L)
-    eps = _check_eps(eps)
+    eps = check_pseudo_count(eps, "eps")
     M = _check_n_values(n_values, X)
     K = int(L.max()) + 1
     n = _class_counts(L)
     pi = []
     for j in range(X.shape[0]):
         counts = np.bincount(X[j] * K + L, minlength=M[j] * K).reshape(M[j], K)  # N_{k,j,m}
-        pi.append((counts + eps) / (n + M[j] * eps))  # eq. (N_kjm + eps) / (N_k + M_j eps)
+        pi.append((counts + eps) / (n + M[j] * eps))  # (N_kjm + eps) / (N_k + M_j eps)
     return CategoricalNaiveBayes(pi=tuple(pi))
 
 
 @model
-class MultinomialNaiveBayes:
+class MultinomialNaiveBayes(_Generative):
     r"""Multinomial naive Bayes over count vectors (e.g. word counts of documents).
 
     Attributes
     ----------
     pi : ndarray, shape (M, K)
         Column k is the class pmf over the M values (words), summing to one.
+
+    Notes
+    -----
+    Multinomial naive Bayes, section 5.2 of the notes.
     """
 
     pi: np.ndarray
@@ -1223,10 +1211,10 @@ class MultinomialNaiveBayes:
         One (K, M) x (M, N) product; ``-inf`` where a value of probability 0 has a positive
         count.
         """
-        X = _check_counts(check_data(D, n_features=self.pi.shape[0], allow_1d=True), "D")
-        S = _xlogy_matmul(_log(self.pi), X)  # eq. sum_m x_m log pi_km
+        X = check_counts(check_data(D, n_features=self.pi.shape[0], allow_1d=True), "D")
+        S = _xlogy_matmul(_log(self.pi), X)  # sum_m x_m log pi_km
         if check_bool(include_coefficient, "include_coefficient"):
-            S += gammaln(X.sum(axis=0) + 1) - gammaln(X + 1).sum(axis=0)  # eq. log n!/prod x_m!
+            S += gammaln(X.sum(axis=0) + 1) - gammaln(X + 1).sum(axis=0)  # log n!/prod x_m!
         return S
 
 
@@ -1260,11 +1248,11 @@ def train_multinomial_nb(D, L, eps: float = 0.0) -> MultinomialNaiveBayes:
 
     .. math:: \pi_{k,m} = \frac{N_{k,m} + \varepsilon}{\sum_{m'} N_{k,m'} + M\varepsilon}
     """
-    X = _check_counts(check_data(D), "D")
+    X = check_counts(check_data(D), "D")
     L = _labels_for(X, L)
-    eps = _check_eps(eps)
+    eps = check_pseudo_count(eps, "eps")
     K = int(L.max()) + 1
-    T = X @ _onehot(L, K)  # eq. N_km, total count of value m in class k, (M, K)
+    T = X @ _onehot(L, K)  # N_km, total count of value m in class k, (M, K)
     denom = T.sum(axis=0) + X.shape[0] * eps
     empty = np.flatnonzero(denom == 0)
     if empty.size:
@@ -1272,7 +1260,7 @@ def train_multinomial_nb(D, L, eps: float = 0.0) -> MultinomialNaiveBayes:
             f"the samples of class {int(empty[0])} have no counts at all and eps is 0: its pmf is "
             f"undefined; use eps > 0"
         )
-    return MultinomialNaiveBayes(pi=(T + eps) / denom)  # eq. (N_km + eps) / (sum N_k + M eps)
+    return MultinomialNaiveBayes(pi=(T + eps) / denom)  # (N_km + eps) / (sum N_k + M eps)
 
 
 def multinomial_binary_llr_weights(model: MultinomialNaiveBayes) -> np.ndarray:
@@ -1286,6 +1274,8 @@ def multinomial_binary_llr_weights(model: MultinomialNaiveBayes) -> np.ndarray:
 
     Notes
     -----
+    Section 5.2 of the notes.
+
     The llr is linear in the counts (the multinomial coefficient cancels):
 
     .. math:: \mathrm{llr}(x) = \sum_m x_m (\log\pi_{1,m} - \log\pi_{0,m}) = x^T b
@@ -1300,17 +1290,21 @@ def multinomial_binary_llr_weights(model: MultinomialNaiveBayes) -> np.ndarray:
             f"value {m} has probability 0 in a class, so its llr weight is infinite; train with "
             f"pseudo-counts eps > 0"
         )
-    return np.log(model.pi[:, 1]) - np.log(model.pi[:, 0])  # eq. b = log pi_1 - log pi_0
+    return np.log(model.pi[:, 1]) - np.log(model.pi[:, 0])  # b = log pi_1 - log pi_0
 
 
 @model
-class BernoulliNaiveBayes:
+class BernoulliNaiveBayes(_Generative):
     r"""Naive Bayes over binary features.
 
     Attributes
     ----------
     p : ndarray, shape (F, K)
         ``p[j, k] = P(x_j = 1 | k)``.
+
+    Notes
+    -----
+    Naive Bayes over binary features, section 5.2 of the notes.
     """
 
     p: np.ndarray
@@ -1331,8 +1325,8 @@ class BernoulliNaiveBayes:
         Two (K, F) x (F, N) products, with :math:`0 \log 0 = 0`; ``-inf`` where an outcome of
         probability 0 occurs (possible only with ``eps = 0``).
         """
-        X = _check_binary(check_data(D, n_features=self.p.shape[0], allow_1d=True), "D")
-        return (_xlogy_matmul(_log(self.p), X)  # eq. sum_j x_j log p_kj
+        X = check_binary_values(check_data(D, n_features=self.p.shape[0], allow_1d=True), "D")
+        return (_xlogy_matmul(_log(self.p), X)  # sum_j x_j log p_kj
                 + _xlogy_matmul(_log(1.0 - self.p), 1.0 - X))  # + (1 - x_j) log(1 - p_kj)
 
 
@@ -1354,17 +1348,19 @@ def train_bernoulli_nb(D, L, eps: float = 0.0) -> BernoulliNaiveBayes:
 
     Notes
     -----
+    Section 5.2 of the notes.
+
     With :math:`N_{k,j}` the number of samples of class k whose feature j is 1:
 
     .. math:: p_{kj} = \frac{N_{k,j} + \varepsilon}{N_k + 2\varepsilon}
     """
-    X = _check_binary(check_data(D), "D")
+    X = check_binary_values(check_data(D), "D")
     L = _labels_for(X, L)
-    eps = _check_eps(eps)
+    eps = check_pseudo_count(eps, "eps")
     K = int(L.max()) + 1
     n = _class_counts(L)
-    ones = X @ _onehot(L, K)  # eq. N_kj, (F, K)
-    return BernoulliNaiveBayes(p=(ones + eps) / (n + 2.0 * eps))  # eq. (N_kj + eps)/(N_k + 2 eps)
+    ones = X @ _onehot(L, K)  # N_kj, (F, K)
+    return BernoulliNaiveBayes(p=(ones + eps) / (n + 2.0 * eps))  # (N_kj + eps)/(N_k + 2 eps)
 
 
 def combine_naive_scores(*S) -> np.ndarray:
@@ -1379,6 +1375,8 @@ def combine_naive_scores(*S) -> np.ndarray:
 
     Notes
     -----
+    The naive Bayes assumption of section 5.2 of the notes.
+
     Under the naive assumption the groups are independent given the class:
 
     .. math:: \log f(x \mid k) = \sum_g \log f_g(x^{(g)} \mid k)
@@ -1393,7 +1391,7 @@ def combine_naive_scores(*S) -> np.ndarray:
             f"S[0] holds {len(packed)} score matrices: combine_naive_scores takes the (K, N) "
             f"matrices as separate arguments; unpack them, combine_naive_scores(*S)"
         )
-    mats = [_check_scores(s, f"S[{i}]") for i, s in enumerate(S)]
+    mats = [check_class_scores(s, f"S[{i}]") for i, s in enumerate(S)]
     for i, s in enumerate(mats[1:], start=1):
         if s.shape != mats[0].shape and s.shape == mats[0].shape[::-1]:
             raise ValueError(
@@ -1405,4 +1403,4 @@ def combine_naive_scores(*S) -> np.ndarray:
                 f"S[{i}] has shape {s.shape} but S[0] has shape {mats[0].shape}: every score "
                 f"matrix must be (K, N) for the same classes and samples"
             )
-    return np.sum(mats, axis=0)  # eq. log f(x|k) = sum_g log f_g(x_g|k)
+    return np.sum(mats, axis=0)  # log f(x|k) = sum_g log f_g(x_g|k)

@@ -18,7 +18,14 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from .utils import _overflow_error, check_data, check_data_labels, check_int, model
+from .utils import (
+    check_choice,
+    check_data,
+    check_data_labels,
+    check_finite_statistic,
+    check_int,
+    model,
+)
 
 __all__ = [
     "NearestMeanClassifier",
@@ -61,6 +68,11 @@ class NearestMeanClassifier:
     Sw_chol : ndarray, shape (D, D), or None
         Lower-triangular Cholesky factor of ``Sw``, ``Sw = Sw_chol @ Sw_chol.T``; None for the
         Euclidean metric.
+
+    Notes
+    -----
+    A prototype method (not a chapter of the notes); the Mahalanobis metric uses the
+    within-class covariance Sw of LDA, notes ch. 3.
     """
 
     mu: np.ndarray
@@ -100,12 +112,10 @@ class NearestMeanClassifier:
             if self.metric == "mahalanobis":
                 Y = scipy.linalg.solve_triangular(self.Sw_chol, D, lower=True)  # y = Lw^-1 x
                 M = scipy.linalg.solve_triangular(self.Sw_chol, self.mu, lower=True)
-                S = _neg_sq_dist(M, Y)  # eq. -(x - mu_k)^T Sw^-1 (x - mu_k)
+                S = _neg_sq_dist(M, Y)  # -(x - mu_k)^T Sw^-1 (x - mu_k) = -||y - m_k||^2
             else:
-                S = _neg_sq_dist(self.mu, D)  # eq. -||x - mu_k||^2
-        if not np.all(np.isfinite(S)):
-            raise _overflow_error(D, "D", "the squared distances to the class means")
-        return S
+                S = _neg_sq_dist(self.mu, D)  # -||x - mu_k||^2
+        return check_finite_statistic(S, D, "D", "the squared distances to the class means")
 
     def predict(self, D) -> np.ndarray:
         """Index of the nearest class mean for each sample of ``D`` (D, N), shape (N,)."""
@@ -120,9 +130,8 @@ def _within_class_cholesky(D: np.ndarray, L: np.ndarray, mu: np.ndarray):
     nfeat, N = D.shape
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
         DC = D - mu[:, L]  # every sample minus the mean of its class
-        Sw = (DC @ DC.T) / N  # eq. Sw = 1/N sum_c sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
-    if not np.all(np.isfinite(Sw)):
-        raise _overflow_error(D, "D", "the within-class covariance Sw")
+        Sw = (DC @ DC.T) / N  # Sw = 1/N sum_c sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
+    check_finite_statistic(Sw, D, "D", "the within-class covariance Sw")
     s = np.linalg.eigvalsh(Sw)
     tol = nfeat * np.finfo(float).eps * max(s.max(), 0.0)
     rank = int(np.sum(s > tol))
@@ -167,16 +176,16 @@ def train_nearest_mean(D, L, metric: str = "euclidean") -> NearestMeanClassifier
 
     Notes
     -----
+    Prototype method; Sw is the within-class covariance of notes ch. 3
+    (`mlpr.dimred.compute_Sw_Sb`).
+
     .. math:: \mu_k = \frac{1}{n_k} \sum_{i : l_i = k} x_i, \qquad
               S_W = \frac{1}{N} \sum_{k} \sum_{i : l_i = k} (x_i - \mu_k)(x_i - \mu_k)^T,
 
     .. math:: \hat{k}(x) = \arg\min_k \lVert x - \mu_k \rVert^2 \quad \text{or} \quad
               \arg\min_k (x - \mu_k)^T S_W^{-1} (x - \mu_k).
     """
-    if not isinstance(metric, str):
-        raise TypeError(f"metric must be a string, one of {_METRICS}, got {metric!r}")
-    if metric not in _METRICS:
-        raise ValueError(f"metric must be 'euclidean' or 'mahalanobis', got {metric!r}")
+    check_choice(metric, "metric", _METRICS)
     D, L = check_data_labels(D, L)
     K = int(L.max()) + 1
     # each class mean from a (C-ordered) copy of its samples: the same numbers, to the last bit,
@@ -264,61 +273,72 @@ def _kneighbors(
     n_cand = min(N, k + _candidate_margin(k))
     b = _block_size(N, nfeat, n_cand, block_bytes)
     # Centring by the training mean leaves distances unchanged and shrinks the norms that
-    # cancel in the expansion below, hence its round-off.
+    # cancel in the expansion, hence its round-off.
     mu = X.mean(axis=1, keepdims=True)
-    # Augmented training matrix [x - mu; ||x - mu||^2], so that one product per block gives
-    # ||x||^2 - 2 q^T x: the expansion without ||q||^2, a constant per query that does not
-    # change which training samples are nearest and is added back to the candidates only.
-    Xa = np.empty((nfeat + 1, N))
-    np.subtract(X, mu, out=Xa[:nfeat])
-    x_sq = np.sum(Xa[:nfeat] * Xa[:nfeat], axis=0)  # ||x_i - mu||^2, (N,)
-    Xa[nfeat] = x_sq
-    # A (generous) bound on |expansion - exact| for query q: c eps (max_i ||x_i||^2 + ||q||^2)
-    err_coef = (4 * nfeat + 16) * np.finfo(float).eps
-    x_sq_max = float(x_sq.max())
+    Xa = _augmented(X, mu)
     # one distance buffer for all blocks: fresh large arrays cost a page fault per 4 KiB
     G_buf = np.empty((min(b, M), N)) if n_cand < N else None
     idx_out = np.empty((M, k), dtype=np.int64)
     d2_out = np.empty((M, k))
     for start in range(0, M, b):
-        Qb = Q[:, start : start + b]
-        nb = Qb.shape[1]
-        if G_buf is not None:
-            # 1. expansion by one matrix product: G = ||x||^2 - 2 q^T x, shape (nb, N), with
-            # the augmented queries [-2 (q - mu); 1]
-            Qa = np.empty((nfeat + 1, nb))
-            np.subtract(Qb, mu, out=Qa[:nfeat])
-            q_sq = np.sum(Qa[:nfeat] * Qa[:nfeat], axis=0)  # ||q_j - mu||^2, (nb,)
-            Qa[:nfeat] *= -2.0
-            Qa[nfeat] = 1.0
-            G = G_buf[:nb]
-            np.matmul(Qa.T, Xa, out=G)
-            # 2. the n_cand smallest, unordered
-            cand = _smallest_unordered(G, n_cand)
-            # smallest expansion value among the non-candidates, ||q||^2 added back
-            a_last = np.take_along_axis(G, cand, axis=1).max(axis=1) + q_sq
-        else:  # so few training samples that all of them are candidates
-            cand = np.broadcast_to(np.arange(N), (nb, N))
-            a_last = None
-        # 3. exact distances of the candidates, sorted by (distance, training index)
-        R = _sq_dist_direct(X, Qb, cand)
-        order = np.lexsort((cand, R), axis=1)[:, :k]
-        idx_b = np.take_along_axis(cand, order, axis=1)
-        d2_b = np.take_along_axis(R, order, axis=1)
-        if a_last is not None:
-            # 4. certificate: every non-candidate has expansion >= a_last, hence an exact
-            # distance >= a_last - err; if that exceeds the k-th exact distance, the candidates
-            # hold the k nearest. Otherwise (near-ties, duplicates) rank all N exactly.
-            err = err_coef * (x_sq_max + q_sq)
-            bad = np.flatnonzero(~(a_last - 2.0 * err > d2_b[:, -1]))
-            if bad.size:
-                R_all = _sq_dist_direct(X, Qb[:, bad])  # (n_bad, N)
-                order = np.argsort(R_all, axis=1, kind="stable")[:, :k]  # ties: lower index
-                idx_b[bad] = order
-                d2_b[bad] = np.take_along_axis(R_all, order, axis=1)
-        idx_out[start : start + b] = idx_b
-        d2_out[start : start + b] = d2_b
+        sl = slice(start, start + b)
+        idx_out[sl], d2_out[sl] = _kneighbors_block(X, Xa, mu, Q[:, sl], k, n_cand, G_buf)
     return idx_out, d2_out
+
+
+def _augmented(X: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """[x - mu; ||x - mu||^2], (d + 1, N): one product with the augmented queries [-2 (q - mu);
+    1] gives ||x||^2 - 2 q^T x, the expansion of the squared distance without ||q||^2."""
+    nfeat = X.shape[0]
+    Xa = np.empty((nfeat + 1, X.shape[1]))
+    np.subtract(X, mu, out=Xa[:nfeat])
+    Xa[nfeat] = np.sum(Xa[:nfeat] * Xa[:nfeat], axis=0)  # ||x_i - mu||^2
+    return Xa
+
+
+def _kneighbors_block(X, Xa, mu, Qb, k: int, n_cand: int, G_buf):
+    """Steps 1-4 of `KNNClassifier.kneighbors` for one block of queries Qb (d, b)."""
+    if G_buf is None:  # so few training samples that all of them are candidates
+        cand = np.broadcast_to(np.arange(X.shape[1]), (Qb.shape[1], X.shape[1]))
+    else:
+        cand, a_last, q_sq = _candidates(Xa, mu, Qb, n_cand, G_buf[: Qb.shape[1]])
+    # 3. exact distances of the candidates, sorted by (distance, training index)
+    R = _sq_dist_direct(X, Qb, cand)
+    order = np.lexsort((cand, R), axis=1)[:, :k]
+    idx = np.take_along_axis(cand, order, axis=1)
+    d2 = np.take_along_axis(R, order, axis=1)
+    if G_buf is not None:
+        _certify(X, Xa, Qb, idx, d2, a_last, q_sq)
+    return idx, d2
+
+
+def _candidates(Xa, mu, Qb, n_cand: int, G: np.ndarray):
+    """1-2. The n_cand smallest values of the expansion per query (unordered), the smallest
+    value left out (||q||^2 added back) and ||q - mu||^2."""
+    nfeat = Xa.shape[0] - 1
+    Qa = np.empty((nfeat + 1, Qb.shape[1]))  # [-2 (q - mu); 1]
+    np.subtract(Qb, mu, out=Qa[:nfeat])
+    q_sq = np.sum(Qa[:nfeat] * Qa[:nfeat], axis=0)  # ||q_j - mu||^2
+    Qa[:nfeat] *= -2.0
+    Qa[nfeat] = 1.0
+    np.matmul(Qa.T, Xa, out=G)  # G = ||x||^2 - 2 q^T x, (b, N)
+    cand = _smallest_unordered(G, n_cand)
+    a_last = np.take_along_axis(G, cand, axis=1).max(axis=1) + q_sq
+    return cand, a_last, q_sq
+
+
+def _certify(X, Xa, Qb, idx: np.ndarray, d2: np.ndarray, a_last, q_sq) -> None:
+    """4. Every non-candidate has expansion >= a_last, hence an exact distance >= a_last -
+    err; where that does not exceed the k-th exact distance (near-ties, duplicates), rank all N
+    training samples exactly, in place in ``idx`` and ``d2``."""
+    err_coef = (4 * X.shape[0] + 16) * np.finfo(float).eps  # c eps (max ||x||^2 + ||q||^2)
+    err = err_coef * (float(Xa[-1].max()) + q_sq)
+    bad = np.flatnonzero(~(a_last - 2.0 * err > d2[:, -1]))
+    if bad.size:
+        R_all = _sq_dist_direct(X, Qb[:, bad])  # (n_bad, N)
+        order = np.argsort(R_all, axis=1, kind="stable")[:, : idx.shape[1]]  # ties: lower index
+        idx[bad] = order
+        d2[bad] = np.take_along_axis(R_all, order, axis=1)
 
 
 def _votes(nn_labels: np.ndarray, K: int) -> np.ndarray:
@@ -337,10 +357,6 @@ def _vote_decisions(nn_labels: np.ndarray, K: int) -> np.ndarray:
     in_tied = tied[nn_labels, cols[None, :]]  # (k, M): neighbour j belongs to a tied class
     first = np.argmax(in_tied, axis=0)  # rank of the nearest such neighbour
     return nn_labels[first, cols]
-
-
-def _check_block_bytes(block_bytes) -> int:
-    return check_int(block_bytes, "block_bytes", low=1)
 
 
 def _check_k(k, N: int, name: str = "k") -> int:
@@ -367,6 +383,9 @@ class KNNClassifier:
 
     Notes
     -----
+    A prototype method (not a chapter of the notes; the recitation notes give the posterior
+    estimate k_c / k).
+
     Neighbour order. The neighbours of a query are sorted by squared distance and, among training
     samples at exactly the same distance (duplicates, symmetric configurations), by increasing
     training index. This order is total, so the k nearest are a well-defined set and the first
@@ -444,7 +463,7 @@ class KNNClassifier:
         """
         Q = self._queries(D)
         k = self.k if k is None else _check_k(k, self.D.shape[1])
-        block_bytes = _check_block_bytes(block_bytes)
+        block_bytes = check_int(block_bytes, "block_bytes", low=1)
         # an overflowing expansion is caught by the exact fallback; only the exact distances
         # (step 3) decide, and they must be finite
         with np.errstate(over="ignore", invalid="ignore"):
@@ -520,6 +539,8 @@ def train_knn(D, L, k: int) -> KNNClassifier:
 
     Notes
     -----
+    Prototype method (recitation notes).
+
     Learning is memorising: all the work happens in `KNNClassifier.kneighbors`. The class
     posterior estimate :math:`k_c / k` (`KNNClassifier.scores`) is the one of the recitation
     notes; the tie-breaking rule of `KNNClassifier.predict` is given in the class Notes.

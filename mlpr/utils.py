@@ -1,8 +1,12 @@
 """Shapes, validation, splits and normalisation (notes ch. 1-2).
 
 Every public function of mlpr takes data as a (D, N) matrix, one column per sample, and labels as
-a 1-D integer array of length N with values 0..K-1. The validators of this module are the single
-place where that contract is checked and explained.
+a 1-D integer array of length N with values 0..K-1. The validators of this module (``check_*``)
+are the single place where that contract, and every hyperparameter (priors, lambda, pseudo-counts,
+probabilities), is checked and explained: the other modules validate at their public boundary by
+calling them, and their private cores assume valid input. Also here: `ConvergenceWarning`, the
+warning of every iterative solver, and `centred_blocks`, the one helper that walks large data in
+blocks of columns.
 """
 
 from __future__ import annotations
@@ -11,22 +15,49 @@ import dataclasses
 import inspect
 import warnings
 from collections.abc import Iterator
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
+
+_PRIOR_TOL = 1e-9  # tolerance on sum(priors) == 1
+_SUM_TOL = 1e-8  # tolerance on sum(pi) == 1 of a categorical distribution
 
 __all__ = [
     "vcol",
     "vrow",
+    "ConvergenceWarning",
+    "check_array",
+    "check_finite",
+    "check_finite_statistic",
+    "check_finite_result",
+    "check_scale",
+    "centred_blocks",
+    "block_width",
     "check_data",
     "warn_if_transposed",
     "check_labels",
     "check_data_labels",
+    "check_binary_labels",
     "check_vector",
     "check_covariance",
+    "check_mean",
+    "check_mean_cov",
+    "check_cholesky_factor",
+    "check_per_feature",
     "check_int",
+    "check_real",
+    "check_lambda",
+    "check_prior",
+    "check_class_priors",
+    "check_class_scores",
     "check_bool",
+    "check_choice",
     "check_rng",
+    "check_probabilities",
+    "check_probability_vector",
+    "check_binary_values",
+    "check_counts",
+    "check_pseudo_count",
     "split_db_2to1",
     "kfold_indices",
     "kfold_shuffled_indices",
@@ -39,22 +70,49 @@ __all__ = [
 
 
 def vcol(x) -> np.ndarray:
-    """Reshape a 1-D array of size n (or anything with n elements) into a column, shape (n, 1)."""
+    """Reshape a 1-D array of size n (or anything with n elements) into a column, shape (n, 1).
+
+    Notes
+    -----
+    The course's helper (notes ch. 1-2: samples are columns).
+    """
     x = np.asarray(x)
     return x.reshape((x.size, 1))
 
 
 def vrow(x) -> np.ndarray:
-    """Reshape a 1-D array of size n (or anything with n elements) into a row, shape (1, n)."""
+    """Reshape a 1-D array of size n (or anything with n elements) into a row, shape (1, n).
+
+    Notes
+    -----
+    The course's helper (notes ch. 1-2).
+    """
     x = np.asarray(x)
     return x.reshape((1, x.size))
 
 
 # ------------------------------------------------------------------------------------------------
-# validation
+# warnings
 
 
-def _as_float_array(x, name: str) -> np.ndarray:
+class ConvergenceWarning(UserWarning):
+    """An iterative solver stopped before reaching its tolerance.
+
+    Issued (``warnings.warn``) by the iterative learners (logistic regression, SVM, GMM EM) when
+    they hit their iteration limit, or when no minimiser exists (e.g. separable data without
+    regularisation), so that the result is returned but is not the optimum the notes describe.
+    Silence it with ``warnings.simplefilter("ignore", ConvergenceWarning)``; turn it into an
+    error with ``"error"``.
+    """
+
+
+# ------------------------------------------------------------------------------------------------
+# validation: arrays
+
+
+def check_array(x, name: str) -> np.ndarray:
+    """Return ``x`` as a float64 array of any shape; strings, objects and complex numbers are a
+    TypeError naming ``name``. Booleans and integers are converted."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a numeric array, got {type(x).__name__}")
     try:
@@ -69,6 +127,20 @@ def _as_float_array(x, name: str) -> np.ndarray:
     return a.astype(np.float64, copy=False)
 
 
+# the former private name, still imported by evaluation, logreg and calibration
+_as_float_array = check_array
+
+
+def check_finite(a: np.ndarray, name: str) -> np.ndarray:
+    """Return the float array ``a`` if it holds no NaN or inf; otherwise a ValueError naming
+    ``name`` and the index of the first bad value."""
+    if a.size and not np.all(np.isfinite(a)):
+        i = tuple(int(j) for j in np.argwhere(~np.isfinite(a))[0])
+        where = f" (first at index {i[0] if len(i) == 1 else i})" if i else ""
+        raise ValueError(f"{name} contains NaN or infinite values{where}")
+    return a
+
+
 def _overflow_error(X: np.ndarray, name: str, what: str) -> ValueError:
     """The error for a statistic of finite data ``X`` that overflows float64."""
     return ValueError(
@@ -76,6 +148,95 @@ def _overflow_error(X: np.ndarray, name: str, what: str) -> ValueError:
         f"{float(np.abs(X).max()):.3g}); rescale the data first, e.g. divide it by a constant "
         f"such as its largest absolute value"
     )
+
+
+def check_finite_statistic(value, X: np.ndarray, name: str, what: str):
+    """Return ``value``, a statistic (mean, covariance, distances) of the finite data ``X``, if
+    it is finite; otherwise the ValueError "computing {what} of {name} overflows float64", with
+    the largest value of ``X`` and the remedy (rescale the data)."""
+    if not np.all(np.isfinite(value)):
+        raise _overflow_error(X, name, what)
+    return value
+
+
+def check_finite_result(result: np.ndarray, X: np.ndarray, name: str = "X", *,
+                        what: str = "the result", nan_reason: str = "") -> np.ndarray:
+    """Return ``result``, computed from ``X`` validated with ``check_finite=False``.
+
+    A fast path that skips the pass over ``X`` looking for NaN or inf checks its (smaller)
+    result instead: if the result is not finite and ``X`` holds NaN or inf, this raises
+    `check_data`'s error naming the first of them. A NaN result from a finite ``X`` is a
+    ValueError "{what} is NaN for finite {name}: {nan_reason}"; infinities from a finite ``X``
+    (e.g. a log-density
+    that underflows to -inf) are returned.
+    """
+    if not np.isfinite(result).all():
+        check_data(X, name)  # raises, naming the first NaN or inf of X
+        if np.isnan(result).any():
+            raise ValueError(f"{what} is NaN for finite {name}{': ' if nan_reason else ''}"
+                             f"{nan_reason}")
+    return result
+
+
+def check_scale(X: np.ndarray, name: str = "D", n_terms: int | None = None) -> np.ndarray:
+    """Return the finite array ``X`` unless sums of products of its values overflow float64.
+
+    The objectives of the linear models (and their curvature, Hessian or step size) add
+    ``n_terms`` products ``x_i x_j`` (default: one per feature plus the bias, D + 1); data
+    whose largest value squared times ``n_terms`` is infinite are refused with the remedy
+    (rescale, e.g. `fit_znorm`).
+    """
+    largest = float(np.abs(X).max()) if X.size else 0.0
+    n = X.shape[0] + 1 if n_terms is None else n_terms
+    with np.errstate(over="ignore"):
+        overflows = not np.isfinite(largest * largest * n)
+    if overflows:
+        raise ValueError(
+            f"{name} has values up to {largest:.3g} in magnitude: products of its values "
+            f"overflow float64; rescale them first, e.g. divide by a constant or z-normalise "
+            f"the features with mlpr.utils.fit_znorm"
+        )
+    return X
+
+
+def centred_blocks(X: np.ndarray, mu: np.ndarray, max_bytes: int = 1 << 27,
+                   max_cols: int = 1 << 14):
+    """Yield ``(sl, X[:, sl] - mu)`` for consecutive blocks of columns of ``X`` (D, N).
+
+    The one memory-blocking helper of mlpr, for passes over large data (a covariance, the
+    Mahalanobis distances of a Gaussian, the scores of a diagonal Gaussian classifier) that
+    would otherwise create (D, N) temporaries. Every block is written into one buffer
+    allocated once, of at most ``max_bytes`` and ``max_cols`` columns (wide enough for BLAS to
+    run at full speed, small enough for the centring and the product that follows to share
+    the cache), laid out like ``X`` so that the copy is contiguous. A yielded block is
+    overwritten by the next one: use it before asking for the next.
+
+    Parameters
+    ----------
+    X : ndarray, shape (D, N)
+        Validated float64 data.
+    mu : ndarray, shape (D, 1)
+        The centre subtracted from every column.
+    """
+    D, N = X.shape
+    m = block_width(D, N, max_bytes, max_cols)
+    order = "F" if X.flags.f_contiguous and not X.flags.c_contiguous else "C"
+    buf = np.empty(D * m)
+    for a in range(0, N, m):
+        k = min(m, N - a)
+        Z = buf[: D * k].reshape((D, k), order=order)  # a contiguous view of the buffer
+        np.subtract(X[:, a : a + k], mu, out=Z)
+        yield slice(a, a + k), Z
+
+
+def block_width(D: int, N: int, max_bytes: int = 1 << 27, max_cols: int = 1 << 14) -> int:
+    """Columns per block of `centred_blocks` for data of D features and N samples: at most
+    ``max_cols`` and ``max_bytes`` of float64, at least 1, at most N."""
+    return max(1, min(N, max_cols, max_bytes // (8 * max(D, 1))))
+
+
+# ------------------------------------------------------------------------------------------------
+# validation: data matrices
 
 
 def check_data(
@@ -106,7 +267,7 @@ def check_data(
         If True, a 1-D array of length ``n_features`` is accepted as one sample (one column).
     check_finite : bool
         If False, NaN and inf are not looked for here; for callers that check their (smaller)
-        result instead and call ``check_data`` again to explain a non-finite one.
+        result instead with `check_finite_result`.
     unlabelled : bool
         True for the training data of a fit without labels (`mlpr.gaussian.compute_mu_C`, PCA,
         whitening, centering, z-normalisation): such a fit cannot tell an (N, D) matrix from a
@@ -129,39 +290,9 @@ def check_data(
     UserWarning
         With ``unlabelled=True``, fewer samples (columns) than features (rows).
     """
-    a = _as_float_array(D, name)
-    if a.ndim == 1:
-        if allow_1d and n_features is not None and a.size == n_features:
-            a = a.reshape(n_features, 1)
-        else:
-            raise ValueError(
-                f"{name} is 1-D with shape {a.shape}: mlpr expects a 2-D (features x samples) "
-                f"matrix, one column per sample; use vcol(x) for a single sample of "
-                f"{a.size} features or vrow(x) for {a.size} samples of a single feature"
-            )
-    elif a.ndim != 2:
-        raise ValueError(
-            f"{name} has {a.ndim} dimensions, shape {a.shape}: mlpr expects a 2-D "
-            f"(features x samples) matrix, one column per sample"
-        )
+    a = _as_matrix(check_array(D, name), name, n_features if allow_1d else None)
     if n_features is not None and a.shape[0] != n_features:
-        if a.shape[1] == n_features and params is not None and a.shape[1] > a.shape[0]:
-            raise ValueError(
-                f"{name} has shape {a.shape} and {params} have {n_features} features, the number "
-                f"of samples (columns) of {name}, not of its features (rows): {params} look "
-                f"transposed, estimated from an (N, D) matrix; mlpr expects data as (features x "
-                f"samples), one column per sample, so estimate them from the (D, N) data (if "
-                f"{name} itself is (samples x features), pass {name}.T)"
-            )
-        if a.shape[1] == n_features:
-            raise ValueError(
-                f"{name} has shape {a.shape} but {n_features} features are expected: mlpr "
-                f"expects {name} as (features x samples), one column per sample; "
-                f"did you mean {name}.T?"
-            )
-        raise ValueError(
-            f"{name} has {a.shape[0]} features (rows), shape {a.shape}, expected {n_features}"
-        )
+        raise _feature_count_error(a, name, n_features, params)
     if a.shape[0] == 0:
         raise ValueError(f"{name} has 0 features (rows), shape {a.shape}, at least 1 required")
     if a.shape[1] < min_samples:
@@ -179,6 +310,46 @@ def check_data(
     if unlabelled:
         warn_if_transposed(a, name)
     return a
+
+
+def _as_matrix(a: np.ndarray, name: str, sample_size: int | None) -> np.ndarray:
+    """``a`` if 2-D; a 1-D array of ``sample_size`` values as one column; else a ValueError."""
+    if a.ndim == 1 and sample_size is not None and a.size == sample_size:
+        return a.reshape(sample_size, 1)
+    if a.ndim == 1:
+        raise ValueError(
+            f"{name} is 1-D with shape {a.shape}: mlpr expects a 2-D (features x samples) "
+            f"matrix, one column per sample; use vcol(x) for a single sample of "
+            f"{a.size} features or vrow(x) for {a.size} samples of a single feature"
+        )
+    if a.ndim != 2:
+        raise ValueError(
+            f"{name} has {a.ndim} dimensions, shape {a.shape}: mlpr expects a 2-D "
+            f"(features x samples) matrix, one column per sample"
+        )
+    return a
+
+
+def _feature_count_error(a: np.ndarray, name: str, n_features: int,
+                         params: str | None) -> ValueError:
+    """The error for data with the wrong number of rows, explaining a transposed matrix."""
+    if a.shape[1] == n_features and params is not None and a.shape[1] > a.shape[0]:
+        return ValueError(
+            f"{name} has shape {a.shape} and {params} have {n_features} features, the number "
+            f"of samples (columns) of {name}, not of its features (rows): {params} look "
+            f"transposed, estimated from an (N, D) matrix; mlpr expects data as (features x "
+            f"samples), one column per sample, so estimate them from the (D, N) data (if "
+            f"{name} itself is (samples x features), pass {name}.T)"
+        )
+    if a.shape[1] == n_features:
+        return ValueError(
+            f"{name} has shape {a.shape} but {n_features} features are expected: mlpr "
+            f"expects {name} as (features x samples), one column per sample; "
+            f"did you mean {name}.T?"
+        )
+    return ValueError(
+        f"{name} has {a.shape[0]} features (rows), shape {a.shape}, expected {n_features}"
+    )
 
 
 def warn_if_transposed(D: np.ndarray, name: str = "D") -> None:
@@ -231,6 +402,10 @@ def _external_stacklevel() -> int:
         del here, frame
 
 
+# ------------------------------------------------------------------------------------------------
+# validation: labels
+
+
 def check_labels(
     L,
     n_samples: int | None = None,
@@ -239,13 +414,15 @@ def check_labels(
     n_classes: int | None = None,
     require_all: bool = False,
     data_shape: tuple[int, int] | None = None,
+    allow_empty: bool = True,
 ) -> np.ndarray:
     """Validate class labels and return them as a 1-D int64 array.
 
     Parameters
     ----------
     L : array_like, shape (N,)
-        Integer labels 0..K-1. Floats are accepted only if every value is integral.
+        Integer labels 0..K-1. Floats are accepted only if every value is integral. Labels
+        -1/+1 are refused with the remedy ``(L + 1) // 2`` (the target, +1, becomes class 1).
     n_samples : int, optional
         Expected length N (the number of columns of the data).
     n_classes : int, optional
@@ -254,7 +431,38 @@ def check_labels(
         If True every class 0..max(L) (or 0..K-1) must occur at least once, as a learner needs.
     data_shape : tuple, optional
         Shape of the data the labels go with, only to explain a transposed matrix.
+    allow_empty : bool, default True
+        If False, no labels at all is the ValueError "L is empty (0 labels)".
     """
+    a = _label_array(L, name)
+    if n_samples is not None and a.size != n_samples:
+        if data_shape is not None and a.size == data_shape[0]:
+            raise ValueError(
+                f"D has shape {tuple(data_shape)} but {name} has {a.size} labels: mlpr expects "
+                f"D as (features x samples), one column per sample; did you mean D.T?"
+            )
+        raise ValueError(f"{name} has {a.size} labels but the data have {n_samples} samples")
+    if a.size == 0 and not allow_empty:
+        raise ValueError(f"{name} is empty (0 labels): at least one sample is needed")
+    if a.size and a.min() < 0:
+        hint = ""
+        if np.all((a == -1) | (a == 1)):
+            hint = (f"; {name} holds -1/+1 labels: map them to 0/1 with {name} = ({name} + 1) "
+                    f"// 2 (the target, +1, becomes class 1)")
+        raise ValueError(
+            f"{name} must hold class labels 0..K-1, got negative value {a.min()}{hint}")
+    if n_classes is not None and a.size and a.max() >= n_classes:
+        raise ValueError(
+            f"{name} holds label {a.max()} but only {n_classes} classes (0..{n_classes - 1}) "
+            f"are expected"
+        )
+    if require_all and a.size:
+        _check_all_classes_present(a, name, n_classes)
+    return a
+
+
+def _label_array(L, name: str) -> np.ndarray:
+    """``L`` as a 1-D int64 array: integer, boolean or integral float values."""
     try:
         a = np.asarray(L)
     except Exception as exc:
@@ -273,11 +481,8 @@ def check_labels(
             f"{name} must hold integer class labels 0..K-1, got dtype {a.dtype}; map class names "
             f"to integers first"
         )
-    if a.dtype.kind == "f":
-        if not np.all(np.isfinite(a)) or np.any(a != np.round(a)):
-            raise ValueError(
-                f"{name} must hold integer class labels 0..K-1, got non-integer values"
-            )
+    if a.dtype.kind == "f" and (not np.all(np.isfinite(a)) or np.any(a != np.round(a))):
+        raise ValueError(f"{name} must hold integer class labels 0..K-1, got non-integer values")
     # values that int64 cannot hold (huge floats, uint64 above 2**63) would wrap around
     if a.size and a.dtype.kind in "uf" and a.max() >= 2.0**63:
         raise ValueError(
@@ -286,37 +491,25 @@ def check_labels(
         )
     if a.size and a.dtype.kind == "f" and a.min() < -(2.0**63):
         raise ValueError(f"{name} must hold class labels 0..K-1, got negative value {a.min():g}")
-    a = a.astype(np.int64, copy=False)
-    if n_samples is not None and a.size != n_samples:
-        if data_shape is not None and a.size == data_shape[0]:
-            raise ValueError(
-                f"D has shape {tuple(data_shape)} but {name} has {a.size} labels: mlpr expects "
-                f"D as (features x samples), one column per sample; did you mean D.T?"
-            )
-        raise ValueError(f"{name} has {a.size} labels but the data have {n_samples} samples")
-    if a.size and a.min() < 0:
-        raise ValueError(f"{name} must hold class labels 0..K-1, got negative value {a.min()}")
-    if n_classes is not None and a.size and a.max() >= n_classes:
-        raise ValueError(
-            f"{name} holds label {a.max()} but only {n_classes} classes (0..{n_classes - 1}) "
-            f"are expected"
+    return a.astype(np.int64, copy=False)
+
+
+def _check_all_classes_present(a: np.ndarray, name: str, n_classes: int | None) -> None:
+    """Refuse labels in which some class 0..K-1 has no sample (K = n_classes or max + 1)."""
+    K = n_classes if n_classes is not None else int(a.max()) + 1
+    present = np.unique(a)  # sorted, within 0..K-1: all present iff it is 0..K-1 itself
+    if present.size < K:
+        # the first missing class is the first position where present differs from 0, 1, ...
+        gaps = np.flatnonzero(present != np.arange(present.size))
+        first = int(gaps[0]) if gaps.size else int(present.size)
+        shown = str(present.tolist()) if present.size <= 20 else (
+            f"[{', '.join(map(str, present[:10].tolist()))}, ..., {present[-1]}], "
+            f"{present.size} classes"
         )
-    if require_all and a.size:
-        K = n_classes if n_classes is not None else int(a.max()) + 1
-        present = np.unique(a)  # sorted, within 0..K-1: all present iff it is 0..K-1 itself
-        if present.size < K:
-            # the first missing class is the first position where present differs from 0, 1, ...
-            gaps = np.flatnonzero(present != np.arange(present.size))
-            first = int(gaps[0]) if gaps.size else int(present.size)
-            shown = str(present.tolist()) if present.size <= 20 else (
-                f"[{', '.join(map(str, present[:10].tolist()))}, ..., {present[-1]}], "
-                f"{present.size} classes"
-            )
-            raise ValueError(
-                f"{name} has no sample of class {first}: labels must be 0..K-1 with "
-                f"every class present (got classes {shown})"
-            )
-    return a
+        raise ValueError(
+            f"{name} has no sample of class {first}: labels must be 0..K-1 with "
+            f"every class present (got classes {shown})"
+        )
 
 
 def check_data_labels(
@@ -327,7 +520,7 @@ def check_data_labels(
     The labels are checked against the data first, so that a transposed (N, D) matrix is
     reported as such rather than as a length mismatch.
     """
-    a = _as_float_array(D, "D")
+    a = check_array(D, "D")
     if a.ndim == 2:
         check_labels(L, a.shape[1], data_shape=a.shape)
     D = check_data(a, "D", min_samples=min_samples)
@@ -335,9 +528,50 @@ def check_data_labels(
     return D, L
 
 
+def check_binary_labels(L, n_samples: int | None = None, name: str = "L", *,
+                        who: str = "a binary task", both: bool = True) -> np.ndarray:
+    """Validate the labels of a binary task: 0 (non-target, H_F) and 1 (target, H_T).
+
+    Parameters
+    ----------
+    L : array_like, shape (N,)
+        Labels 0/1 (-1/+1 labels are refused with the remedy ``(L + 1) // 2``).
+    n_samples : int, optional
+        Expected N, the number of scores or samples the labels go with.
+    who : str
+        The learner or metric that needs binary labels, for the messages.
+    both : bool, default True
+        Require a sample of each class (every binary learner and metric of mlpr does).
+
+    Raises
+    ------
+    ValueError
+        "L is empty", "L holds label 2: {who} is binary", "L has no sample of class 1".
+    """
+    L = check_labels(L, n_samples, name, allow_empty=False)
+    if L.max() > 1:
+        raise ValueError(
+            f"{name} holds label {int(L.max())} but {who} is binary: labels must be 0 "
+            f"(non-target, H_F) or 1 (target, H_T); select two classes first (e.g. "
+            f"mlpr.datasets.binary_task)"
+        )
+    n1 = int(np.count_nonzero(L))
+    if both and (n1 == 0 or n1 == L.size):
+        missing = 1 if n1 == 0 else 0
+        raise ValueError(
+            f"{name} has no sample of class {missing}: {who} needs both classes (0 and 1), got "
+            f"only class {1 - missing}"
+        )
+    return L
+
+
+# ------------------------------------------------------------------------------------------------
+# validation: parameters
+
+
 def check_vector(x, n: int, name: str) -> np.ndarray:
     """Return ``x`` as a float64 column (n, 1); accepts shape (n,), (n, 1) or (1, n)."""
-    a = _as_float_array(x, name)
+    a = check_array(x, name)
     if a.size != n or not (a.ndim == 1 or (a.ndim == 2 and 1 in a.shape)):
         raise ValueError(f"{name} has shape {a.shape}, expected ({n},) or ({n}, 1)")
     if not np.all(np.isfinite(a)):
@@ -348,7 +582,7 @@ def check_vector(x, n: int, name: str) -> np.ndarray:
 def check_covariance(C, n: int | None = None, name: str = "C") -> np.ndarray:
     """Validate a symmetric (D, D) matrix and return it as float64 (positive definiteness is
     checked by the Cholesky factorisation that uses it)."""
-    a = _as_float_array(C, name)
+    a = check_array(C, name)
     if a.ndim == 0 and (n is None or n == 1):
         a = a.reshape(1, 1)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
@@ -368,6 +602,64 @@ def check_covariance(C, n: int | None = None, name: str = "C") -> np.ndarray:
     return a
 
 
+def check_mean_cov(mu, C) -> tuple[np.ndarray, np.ndarray]:
+    """Validate the mean and covariance of a Gaussian; return mu (D, 1) and C (D, D).
+
+    ``mu`` may be (D,), (D, 1) or (1, D); a scalar ``mu`` and ``C`` are a 1-D Gaussian. A
+    scalar ``C`` with a longer ``mu`` is refused with the remedy ``var * np.eye(D)``. Positive
+    definiteness is left to the Cholesky factorisation (`mlpr.gaussian.cholesky_factor`).
+    """
+    C = check_array(C, "C")
+    mu = check_array(mu, "mu")
+    if C.ndim == 0 and mu.size != 1:
+        raise ValueError(
+            f"C is a scalar, a covariance only for D = 1, but mu has shape {mu.shape}: pass a "
+            f"({mu.size}, {mu.size}) matrix, e.g. var * np.eye({mu.size}) for equal independent "
+            f"variances"
+        )
+    C = check_covariance(C)
+    return check_mean(mu, C.shape[0]), C
+
+
+def check_mean(mu, n: int) -> np.ndarray:
+    """Validate a mean of n features given as (n,), (n, 1) or (1, n) (a scalar if n == 1);
+    return it as a (n, 1) column."""
+    if n == 1 and np.ndim(mu) == 0:
+        mu = np.reshape(mu, (1,))
+    return check_vector(mu, n, "mu")
+
+
+def check_cholesky_factor(Lchol, name: str = "Lchol") -> np.ndarray:
+    """Validate a lower-triangular Cholesky factor with a positive diagonal, (D, D)."""
+    a = check_finite(check_array(Lchol, name), name)
+    if a.ndim != 2 or a.shape[0] != a.shape[1] or a.shape[0] == 0:
+        raise ValueError(f"{name} must be a square (D, D) Cholesky factor, got shape {a.shape}")
+    if np.any(np.triu(a, 1) != 0.0):
+        raise ValueError(
+            f"{name} must be the lower-triangular Cholesky factor of C (C = {name} {name}^T), "
+            f"but it has non-zero entries above the diagonal; use "
+            f"mlpr.gaussian.cholesky_factor(C)"
+        )
+    d = np.diag(a)
+    if np.any(d <= 0.0):
+        raise ValueError(
+            f"{name} must have a positive diagonal, got {d.min():.3g}: it is not the Cholesky "
+            f"factor of a positive definite covariance"
+        )
+    return a
+
+
+def check_per_feature(a: np.ndarray, x: np.ndarray, name: str, xname: str) -> None:
+    """Refuse a 1-D parameter with one value per row of a 2-D ``x``: numpy would broadcast it
+    along the columns (the samples), a wrong answer when x is square and an error otherwise."""
+    if x.ndim == 2 and a.ndim == 1 and a.size > 1 and a.size == x.shape[0]:
+        raise ValueError(
+            f"{name} has shape {a.shape}, one value per feature (row) of {xname}, shape "
+            f"{x.shape}: numpy would broadcast it along the samples (columns); pass it as a "
+            f"column of shape ({a.size}, 1), e.g. vcol({name})"
+        )
+
+
 def check_int(value, name: str, *, low: int | None = None, high: int | None = None) -> int:
     """Validate an integer hyperparameter with optional inclusive bounds."""
     if isinstance(value, bool) or not isinstance(value, Integral):
@@ -380,11 +672,131 @@ def check_int(value, name: str, *, low: int | None = None, high: int | None = No
     return value
 
 
+def check_real(value, name: str, *, low: float | None = None, strict: bool = False,
+               what: str = "") -> float:
+    """Validate a finite real hyperparameter, ``>= low`` (``> low`` if ``strict``).
+
+    ``what`` says what the number is, in the messages: "psi must be a real number (an
+    eigenvalue floor), got None". Booleans are refused rather than read as 0 and 1.
+    """
+    about = f" ({what})" if what else ""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be a real number{about}, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value) or (low is not None and (value <= low if strict else value < low)):
+        bound = "" if low is None else f" and {'>' if strict else '>='} {low:g}"
+        raise ValueError(f"{name} must be finite{bound}{about}, got {value!r}")
+    return value
+
+
+def check_lambda(l) -> float:
+    """Validate the regularisation weight lambda (the course's ``l``): finite, >= 0."""
+    return check_real(l, "l (lambda, the regularisation weight)", low=0.0)
+
+
+def check_prior(prior, name: str = "prior", *, allow_none: bool = False,
+                allow_array: bool = False):
+    """Validate the target prior of a binary application (pi_T, notes section 7.2).
+
+    Parameters
+    ----------
+    prior : float (or array_like of floats with ``allow_array``)
+        In the open interval (0, 1): with a prior of 0 or 1 one class never occurs and gets no
+        weight.
+    allow_none : bool
+        Accept None (e.g. "no prior weighting") and return it.
+    allow_array : bool
+        Accept a 1-D array of priors (several applications at once), returned as float64.
+
+    Returns
+    -------
+    float, ndarray or None
+    """
+    if prior is None and allow_none:
+        return None
+    if allow_array and not isinstance(prior, Real):
+        p = check_array(prior, name)
+        if p.ndim > 1:
+            raise ValueError(f"{name} must be a number or a 1-D array of priors, got shape "
+                             f"{p.shape}")
+    elif isinstance(prior, (bool, np.bool_)) or not isinstance(prior, Real):
+        raise TypeError(f"{name} (the target prior pi_T) must be a real number in (0, 1), got "
+                        f"{prior!r}")
+    else:
+        p = np.asarray(float(prior))
+    ok = (p > 0.0) & (p < 1.0)  # False for NaN too
+    if not np.all(ok):
+        raise ValueError(
+            f"{name} (the target prior pi_T) must lie in the open interval (0, 1), got "
+            f"{float(p[~ok].ravel()[0])!r}: with a prior of 0 or 1 one class never occurs"
+        )
+    return p if allow_array and p.ndim else float(p)
+
+
+def check_class_priors(priors, K: int, *, n_samples: int | None = None) -> np.ndarray:
+    """Validate the prior probabilities of K classes; return them as a float64 (K,) array.
+
+    The one rule of mlpr: K finite non-negative numbers summing to 1 (within 1e-9). A zero
+    prior is allowed (that class is never decided; its log-prior is -inf). ``n_samples``, the
+    number of columns of the (K, N) scores the priors go with, only explains a transposed
+    score matrix. None is a TypeError: the prior belongs to the application, not to the model.
+    """
+    if priors is None:
+        raise TypeError(
+            "priors is required: the prior belongs to the application, not to the model; pass "
+            "e.g. uniform_priors(K) for equal class priors"
+        )
+    p = check_array(priors, "priors")
+    if p.ndim != 1:
+        raise ValueError(f"priors must be a 1-D array of K = {K} class priors, got shape {p.shape}")
+    if p.size != K:
+        if n_samples is not None and p.size == n_samples:
+            raise ValueError(
+                f"S has shape ({K}, {n_samples}) but priors has {p.size} entries: mlpr expects S "
+                f"as (K, N), one row per class and one column per sample; did you mean S.T?"
+            )
+        raise ValueError(
+            f"priors has length {p.size} but K = {K} classes are expected (one row per class of "
+            f"the scores); pass one prior per class"
+        )
+    check_finite(p, "priors")
+    if np.any(p < 0.0):
+        raise ValueError(f"priors must be non-negative probabilities, got {p.min()!r}")
+    if abs(p.sum() - 1.0) > _PRIOR_TOL:
+        raise ValueError(f"priors must sum to 1 (within {_PRIOR_TOL:g}), got sum {p.sum():.12g}")
+    return p
+
+
+def check_class_scores(S, name: str = "S") -> np.ndarray:
+    """Validate a (K, N) matrix of class scores (log-likelihoods): real, no NaN or +inf;
+    -inf (probability 0) is allowed."""
+    a = check_array(S, name)
+    if a.ndim != 2:
+        raise ValueError(
+            f"{name} must be a (K, N) matrix of class scores, one row per class and one column "
+            f"per sample, got shape {a.shape}"
+            + ("; use vcol(s) for a single sample" if a.ndim == 1 else "")
+        )
+    if a.shape[0] == 0:
+        raise ValueError(f"{name} has no rows (classes), shape {a.shape}")
+    if np.isnan(a).any() or np.isposinf(a).any():
+        raise ValueError(f"{name} contains NaN or +inf values")
+    return a
+
+
 def check_bool(value, name: str) -> bool:
     """Validate a True/False option; 0, 1, None or "no" are refused rather than guessed."""
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+
+def check_choice(value, name: str, options: tuple[str, ...]) -> str:
+    """Validate an option that must be one of the strings ``options`` (anything else, a
+    non-string included, is a ValueError naming the options)."""
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}, got {value!r}")
+    return value
 
 
 def check_rng(rng) -> np.random.Generator:
@@ -395,6 +807,62 @@ def check_rng(rng) -> np.random.Generator:
             f"{type(rng).__name__}"
         )
     return rng
+
+
+# ------------------------------------------------------------------------------------------------
+# validation: probabilities and counts (notes ch. 4, discrete models)
+
+
+def _first_bad(a: np.ndarray, bad: np.ndarray) -> float:
+    """The first value of ``a`` flagged by the boolean mask ``bad`` (for error messages)."""
+    return float(a[bad].ravel()[0])
+
+
+def check_probabilities(p, name: str) -> np.ndarray:
+    """Validate a probability or an array of probabilities, each in [0, 1]; float64."""
+    a = check_array(p, name)
+    bad = ~((a >= 0.0) & (a <= 1.0))  # also catches NaN
+    if np.any(bad):
+        raise ValueError(f"{name} must hold probabilities in [0, 1], got {_first_bad(a, bad)!r}")
+    return a
+
+
+def check_probability_vector(pi, name: str = "pi") -> np.ndarray:
+    """Validate a distribution over M >= 1 values, (M,) or (M, 1), summing to 1 (within
+    1e-8); return it 1-D (M,)."""
+    a = check_array(pi, name)
+    if a.size == 0 or not (a.ndim == 1 or (a.ndim == 2 and 1 in a.shape)):
+        raise ValueError(f"{name} must be a non-empty vector of shape (M,) or (M, 1), "
+                         f"got shape {a.shape}")
+    a = check_probabilities(a.ravel(), name)
+    if abs(a.sum() - 1.0) > _SUM_TOL:
+        raise ValueError(f"{name} must sum to 1 (within {_SUM_TOL:g}), got sum {a.sum():.12g}")
+    return a
+
+
+def check_binary_values(x, name: str) -> np.ndarray:
+    """Validate outcomes of binary variables, each 0 or 1 (booleans accepted); float64."""
+    a = check_array(x, name)
+    bad = (a != 0.0) & (a != 1.0)
+    if np.any(bad):
+        raise ValueError(f"{name} must hold binary outcomes 0 or 1, got {_first_bad(a, bad)!r}")
+    return a
+
+
+def check_counts(k, name: str) -> np.ndarray:
+    """Validate non-negative integer counts (integral floats accepted); float64."""
+    a = check_array(k, name)
+    bad = ~((a >= 0.0) & (a == np.round(a)) & np.isfinite(a))
+    if np.any(bad):
+        raise ValueError(
+            f"{name} must hold non-negative integer counts, got {_first_bad(a, bad)!r}"
+        )
+    return a
+
+
+def check_pseudo_count(value, name: str) -> float:
+    """Validate a pseudo-count added to every count before normalising: finite, >= 0."""
+    return check_real(value, name, low=0.0, what="a pseudo-count")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -419,6 +887,8 @@ def split_db_2to1(D, L, seed: int = 0):
 
     Notes
     -----
+    The course's training / validation split (labs of ch. 2 onwards).
+
     The permutation is ``numpy.random.RandomState(seed).permutation(N)``, the very permutation the
     course's ``numpy.random.seed(seed); numpy.random.permutation(N)`` produces, but numpy's global
     random state is left untouched. The first ``nTrain`` indices of the permutation are training.
@@ -439,6 +909,10 @@ def kfold_indices(N: int, K: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     Fold i validates on samples ``i, i + K, i + 2K, ...`` (``numpy.arange(N)[i::K]``) and trains on
     the others. Every sample is validated exactly once. ``N`` and ``K`` are checked by the call
     itself, before the first fold.
+
+    Notes
+    -----
+    The K-fold protocol of section 7.3 of the notes (out-of-fold scores).
     """
     N = check_int(N, "N", low=1)
     K = check_int(K, "K", low=2, high=N)
@@ -459,6 +933,10 @@ def kfold_shuffled_indices(
     """Yield ``(idx_train, idx_val)`` for K folds of a random permutation drawn from ``rng``.
 
     Fold sizes differ by at most one; each validation index set is sorted.
+
+    Notes
+    -----
+    The K-fold protocol of section 7.3 of the notes, on shuffled samples.
     """
     N = check_int(N, "N", low=1)
     K = check_int(K, "K", low=2, high=N)
@@ -588,27 +1066,38 @@ class Standardizer:
 
 
 def fit_center(D) -> Standardizer:
-    """Learn the centering ``x - mu`` on training data ``D`` (D, N); mu is the sample mean.
+    r"""Learn the centering ``x - mu`` on training data ``D`` (D, N); mu is the sample mean.
 
-    Warns (``UserWarning``, `warn_if_transposed`) when ``D`` has fewer samples than features."""
+    Warns (``UserWarning``, `warn_if_transposed`) when ``D`` has fewer samples than features.
+
+    Notes
+    -----
+    The centering of the notes (ch. 2): :math:`\mu = \frac{1}{N} \sum_i x_i`, applied as
+    :math:`x - \mu`.
+    """
     D = check_data(D, unlabelled=True)
-    with np.errstate(over="ignore", invalid="ignore"):
-        mu = vcol(D.mean(axis=1))
-    if not np.all(np.isfinite(mu)):
-        raise _overflow_error(D, "D", "the mean")
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
+        mu = check_finite_statistic(vcol(D.mean(axis=1)), D, "D", "the mean")  # mu = 1/N sum x_i
     return Standardizer(mu=mu, sigma=np.ones_like(mu))
 
 
 def fit_znorm(D) -> Standardizer:
-    """Learn z-normalisation ``(x - mu) / sigma`` on ``D`` (D, N); sigma is the ML (1/N) standard
-    deviation of each feature. A constant feature is an error (its sigma is zero). Warns
-    (``UserWarning``, `warn_if_transposed`) when ``D`` has fewer samples than features."""
+    r"""Learn z-normalisation ``(x - mu) / sigma`` on ``D`` (D, N).
+
+    sigma is the ML (1/N) standard deviation of each feature. A constant feature is an error
+    (its sigma is zero). Warns (``UserWarning``, `warn_if_transposed`) when ``D`` has fewer
+    samples than features.
+
+    Notes
+    -----
+    Z-normalisation (notes ch. 2), feature by feature:
+    :math:`z_j = (x_j - \mu_j) / \sigma_j`, :math:`\sigma_j^2 = \frac{1}{N}\sum_i (x_{ij} -
+    \mu_j)^2`.
+    """
     D = check_data(D, unlabelled=True)
-    with np.errstate(over="ignore", invalid="ignore"):
-        mu = vcol(D.mean(axis=1))
-        sigma = vcol(D.std(axis=1))
-    if not (np.all(np.isfinite(mu)) and np.all(np.isfinite(sigma))):
-        raise _overflow_error(D, "D", "the mean or standard deviation")
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
+        mu, sigma = vcol(D.mean(axis=1)), vcol(D.std(axis=1))
+    check_finite_statistic(np.hstack([mu, sigma]), D, "D", "the mean or standard deviation")
     const = np.flatnonzero(sigma.ravel() == 0)
     if const.size:
         raise ValueError(

@@ -32,7 +32,7 @@ def data_copy(tmp_path, monkeypatch):
     """A private data folder (iris and the MNIST test split) selected through MLPR_DATA_DIR."""
     src = ds.DATA_DIR
     (tmp_path / "mnist").mkdir()
-    for key in ["iris.csv", *ds._MNIST_SPLITS["test"]]:
+    for key in ["iris.csv", *(k for k in ds.CHECKSUMS if k.startswith("mnist/t10k"))]:
         shutil.copyfile(src / key, tmp_path / key)
     monkeypatch.setenv("MLPR_DATA_DIR", str(tmp_path))
     return tmp_path
@@ -151,7 +151,8 @@ def test_mnist_train(mnist_train):
     assert D.min() == 0.0 and D.max() == 1.0
     assert np.bincount(L).tolist() == TRAIN_COUNTS
     assert L[:10].tolist() == TRAIN_FIRST
-    X, _ = ds._mnist_bytes("train")  # the decoded uint8 pixels, (60000, 784)
+    # the uint8 pixels, decoded by the public reader, (60000, 28, 28)
+    X = ds.read_idx(ds.DATA_DIR / "mnist/train-images-idx3-ubyte.gz").reshape(60000, 784)
     for start in range(0, 60000, 10000):  # in chunks, to keep the temporaries small
         chunk = D[:, start : start + 10000]
         # np.array_equal: assert_array_equal is ten times slower on arrays this size

@@ -711,8 +711,7 @@ def test_pca_and_whitening_of_transposed_data_warn():
         fit_pca(D, 2)
         fit_whitening(D)
     for fit in (lambda X: fit_pca(X, 2), lambda X: fit_pca(X, 2, "svd"), lambda X: PCA(X, 2)):
-        with pytest.warns(UserWarning, match=r"D has shape \(40, 5\), fewer samples \(columns\) "
-                                             r"than features \(rows\).*pass D\.T") as rec:
+        with pytest.warns(UserWarning, match=r"D has shape \(40, 5\), fewer samples.*D\.T") as rec:
             fit(D.T)
         assert rec[0].filename == __file__  # points at the caller, not inside mlpr
     with pytest.warns(UserWarning, match=r"D has shape \(40, 5\), fewer samples"):
@@ -724,8 +723,7 @@ def test_projection_fitted_on_transposed_data_is_named():
     D = _gaussian_data(nfeat=5, N=40)
     with pytest.warns(UserWarning, match="fewer samples"):
         wrong = fit_pca(D.T, 2)
-    with pytest.raises(ValueError, match=r"the PCA parameters \(P, mu\) look transposed, "
-                                         r"estimated from an \(N, D\) matrix") as e:
+    with pytest.raises(ValueError, match=r"\(P, mu\) look transposed") as e:
         wrong.transform(D)
     assert "did you mean D.T" not in str(e.value)
     # the usual mistake (a tall, transposed D given to a right model) is still named as such

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 import scipy.stats
 
-import mlpr.generative as generative
 from mlpr.datasets import load_iris
 from mlpr.dimred import compute_Sw_Sb, fit_lda
 from mlpr.gaussian import logpdf_GAU_ND
@@ -94,13 +93,12 @@ def test_mvg_parameters_are_the_per_class_ml_estimates():
     D, L = _labelled()
     m = train_mvg(D, L)
     assert isinstance(m, GaussianClassifier) and m.kind == "mvg"
-    assert m.mu.shape == (4, 3) and m.C.shape == (3, 4, 4) and m.Lchol.shape == (3, 4, 4)
+    assert m.mu.shape == (4, 3) and m.C.shape == (3, 4, 4)
     for k in range(3):
         mu, C = _class_mean_cov(D, L, k)
         _assert_rel(m.mu[:, k], mu)
         _assert_rel(m.C[k], C)
-        _assert_rel(m.Lchol[k] @ m.Lchol[k].T, C)
-        assert np.array_equal(m.Lchol[k], np.tril(m.Lchol[k]))
+        assert np.array_equal(m.covariance(k), m.C[k])
 
 
 def test_mvg_unbiased_uses_n_minus_one():
@@ -113,14 +111,14 @@ def test_mvg_unbiased_uses_n_minus_one():
 def test_naive_covariances_are_the_diagonals_of_the_mvg_ones():
     D, L = _labelled()
     m = train_naive_bayes(D, L)
-    assert m.C.shape == (3, 4, 4)
+    assert m.C.shape == (3, 4)  # the variances, as the notes store them
     for k in range(3):
         var = D[:, L == k].var(axis=1)
-        _assert_rel(m.C[k], np.diag(var))
-        _assert_rel(m.Lchol[k], np.diag(np.sqrt(var)))
+        _assert_rel(m.C[k], var)
+        _assert_rel(m.covariance(k), np.diag(var))
     mu = train_naive_bayes(D, L, unbiased=True)
     for k in range(3):
-        _assert_rel(mu.C[k], np.diag(D[:, L == k].var(axis=1, ddof=1)))
+        _assert_rel(mu.C[k], D[:, L == k].var(axis=1, ddof=1))
 
 
 def test_tied_covariance_is_the_within_class_covariance_Sw():
@@ -129,8 +127,12 @@ def test_tied_covariance_is_the_within_class_covariance_Sw():
     Sw, _ = compute_Sw_Sb(D, L)
     assert m.C.shape == (4, 4) and m.tied
     _assert_rel(m.C, Sw)
-    _assert_rel(m.Lchol @ m.Lchol.T, Sw)
-    _assert_rel(train_tied_naive(D, L).C, np.diag(np.diag(Sw)))
+    tn = train_tied_naive(D, L)
+    assert tn.C.shape == (4,) and tn.tied
+    _assert_rel(tn.C, np.diag(Sw))
+    for k in range(3):
+        _assert_rel(m.covariance(k), Sw)
+        _assert_rel(tn.covariance(k), np.diag(np.diag(Sw)))
 
 
 def test_unbiased_pooled_covariance_is_Sw_times_N_over_N_minus_K():
@@ -138,7 +140,7 @@ def test_unbiased_pooled_covariance_is_Sw_times_N_over_N_minus_K():
     N, K = D.shape[1], 3
     Sw, _ = compute_Sw_Sb(D, L)
     _assert_rel(train_tied(D, L, unbiased=True).C, Sw * N / (N - K))
-    _assert_rel(train_tied_naive(D, L, unbiased=True).C, np.diag(np.diag(Sw)) * N / (N - K))
+    _assert_rel(train_tied_naive(D, L, unbiased=True).C, np.diag(Sw) * N / (N - K))
 
 
 def test_tied_allows_a_single_sample_class():
@@ -174,6 +176,7 @@ def test_naive_scores_equal_mvg_with_diagonal_covariances_and_sums_of_1d_logpdfs
         mu = D[:, L == k].mean(axis=1)
         var = D[:, L == k].var(axis=1)
         _assert_rel(S[k], logpdf_GAU_ND(X, mvg.mu[:, k], np.diag(np.diag(mvg.C[k]))))
+        _assert_rel(S[k], logpdf_GAU_ND(X, mu, np.diag(var)))
         one_d = scipy.stats.norm.logpdf(X, loc=mu[:, None], scale=np.sqrt(var)[:, None])
         _assert_rel(S[k], one_d.sum(axis=0))
 
@@ -190,15 +193,57 @@ def test_tied_scores_equal_logpdf_with_Sw():
         _assert_rel(Sn[k], scipy.stats.multivariate_normal(mu, np.diag(np.diag(Sw))).logpdf(X.T))
 
 
+@pytest.mark.parametrize("offset", [0.0, 1e4])
 @pytest.mark.parametrize("kind", sorted(TRAINERS))
-def test_scores_do_not_depend_on_blocking_or_memory_layout(kind, monkeypatch):
+def test_every_scorer_equals_the_gaussian_core_per_class(kind, offset):
+    # the tied scorer (one whitening plus linear terms) and the diagonal one (expanded squares)
+    # are fast forms of log N(x | mu_k, C_k): compare them with logpdf_GAU_ND class by class,
+    # on data far from the origin too (the expansions are taken around the class means)
+    D, L = _labelled()
+    m = TRAINERS[kind](D + offset, L)
+    X = _test_points() + offset
+    ref = np.stack([logpdf_GAU_ND(X, m.mu[:, k], m.covariance(k)) for k in range(3)])
+    _assert_rel(m.scores(X), ref, rtol=1e-9)
+
+
+@pytest.mark.parametrize("kind", sorted(TRAINERS))
+def test_llr_method_of_binary_gaussian_models(kind):
+    D, L = _labelled(K=2, n=(40, 60))
+    X = _test_points()
+    m = TRAINERS[kind](D, L)
+    s = m.llr(X)
+    assert s.shape == (X.shape[1],)
+    ref = [logpdf_GAU_ND(X, m.mu[:, k], m.covariance(k)) for k in range(2)]
+    _assert_rel(s, ref[1] - ref[0])
+    with pytest.raises(ValueError, match="binary model"):
+        TRAINERS[kind](*_labelled()).llr(X)
+
+
+def test_llr_method_of_binary_discrete_models():
+    rng = np.random.default_rng(3)
+    L = np.repeat([0, 1], 20)
+    codes = rng.integers(0, 3, size=(2, 40))
+    cat = train_categorical_nb(codes, L, eps=1.0)
+    np.testing.assert_array_equal(cat.llr(codes), cat.scores(codes)[1] - cat.scores(codes)[0])
+    counts = rng.integers(0, 5, size=(6, 40))
+    mult = train_multinomial_nb(counts, L, eps=1.0)
+    np.testing.assert_allclose(mult.llr(counts), multinomial_binary_llr_weights(mult) @ counts,
+                               rtol=1e-12, atol=1e-12)
+    bits = rng.integers(0, 2, size=(5, 40))
+    bern = train_bernoulli_nb(bits, L, eps=1.0)
+    S = bern.scores(bits)
+    np.testing.assert_array_equal(bern.llr(bits), S[1] - S[0])
+    with pytest.raises(ValueError, match="binary model"):
+        train_bernoulli_nb(bits, np.arange(40) % 3, eps=1.0).llr(bits)
+
+
+@pytest.mark.parametrize("kind", sorted(TRAINERS))
+def test_scores_do_not_depend_on_memory_layout(kind):
     D, L = _labelled()
     m = TRAINERS[kind](D, L)
     X = _test_points(N=23)
     ref = np.stack([logpdf_GAU_ND(X, m.mu[:, k], m.covariance(k)) for k in range(3)])
-    monkeypatch.setattr(generative, "_MIN_BLOCK", 5)
-    monkeypatch.setattr(generative, "_BLOCK_BYTES", 8)
-    _assert_rel(m.scores(X), ref)  # blocks of 5 columns, last one of 3
+    _assert_rel(m.scores(X), ref)
     _assert_rel(m.scores(np.asfortranarray(X)), ref)
     _assert_rel(m.scores(np.ascontiguousarray(X.T).T), ref)  # F-ordered view, as load_mnist's
 
@@ -265,7 +310,7 @@ def test_tied_linear_discriminants_reproduce_the_log_joint(kind):
     priors = np.array([0.5, 0.2, 0.3])
     A, b = tied_linear_discriminants(m, priors)
     assert A.shape == (4, 3) and b.shape == (3,)
-    Cinv = np.linalg.inv(m.C)  # an explicit inverse is fine as an independent check
+    Cinv = np.linalg.inv(m.covariance(0))  # an explicit inverse is fine as an independent check
     _assert_rel(A, Cinv @ m.mu)
     _assert_rel(b, np.log(priors) - 0.5 * np.einsum("dk,de,ek->k", m.mu, Cinv, m.mu))
     diff = log_joint(m.scores(X), priors) - (A.T @ X + b[:, None])
@@ -282,7 +327,7 @@ def test_tied_binary_llr_is_linear(kind):
     w, c = tied_binary_llr_coefficients(m)
     assert w.shape == (4,) and isinstance(c, float)
     _assert_rel(w @ X + c, llr(m.scores(X)))
-    Cinv = np.linalg.inv(m.C)
+    Cinv = np.linalg.inv(m.covariance(0))
     mu0, mu1 = m.mu[:, 0], m.mu[:, 1]
     _assert_rel(w, Cinv @ (mu1 - mu0))
     _assert_rel(c, -0.5 * (mu1 @ Cinv @ mu1 - mu0 @ Cinv @ mu0))
@@ -311,7 +356,7 @@ def test_after_lda_tied_naive_and_tied_decide_alike_on_iris():
     YTR, YVAL = lda.transform(DTR), lda.transform(DVAL)
     tied, tied_naive = train_tied(YTR, LTR), train_tied_naive(YTR, LTR)
     np.testing.assert_allclose(tied.C, np.eye(2), atol=1e-10)
-    np.testing.assert_allclose(tied_naive.C, np.eye(2), atol=1e-10)
+    np.testing.assert_allclose(tied_naive.C, np.ones(2), atol=1e-10)
     P = uniform_priors(3)
     np.testing.assert_array_equal(map_decisions(tied.scores(YVAL), P),
                                   map_decisions(tied_naive.scores(YVAL), P))
@@ -348,8 +393,8 @@ def test_psi_floor_makes_rank_deficient_classes_usable():
     assert np.linalg.eigvalsh(m.C[1]).min() >= psi * (1 - 1e-12)
     assert np.all(np.isfinite(m.scores(D)))
     nb = train_naive_bayes(D, L, psi=psi)
-    assert nb.C[1, 4, 4] == psi
-    _assert_rel(np.diagonal(nb.C[0]), np.maximum(D[:, L == 0].var(axis=1), psi))
+    assert nb.C[1, 4] == psi
+    _assert_rel(nb.C[0], np.maximum(D[:, L == 0].var(axis=1), psi))
 
 
 def test_psi_floor_for_tied_models():
@@ -357,7 +402,7 @@ def test_psi_floor_for_tied_models():
     D = np.vstack([D, np.ones(L.size)])  # constant feature: Sw singular
     m = train_tied(D, L, psi=1e-2)
     _assert_rel(m.C, floor_covariance(compute_Sw_Sb(D, L)[0], 1e-2))
-    assert train_tied_naive(D, L, psi=1e-2).C[4, 4] == 1e-2
+    assert train_tied_naive(D, L, psi=1e-2).C[4] == 1e-2
 
 
 # -- the course's iris numbers -------------------------------------------------------------------
@@ -571,7 +616,7 @@ def test_singular_tied_covariance():
     [
         ([0.5, 0.7, -0.2], "priors must be non-negative"),
         ([0.3, 0.3, 0.3], "priors must sum to 1"),
-        ([0.5, 0.5], "priors has length 2 but the scores have K = 3"),
+        ([0.5, 0.5], r"priors has length 2.*K = 3"),
         ([[0.2, 0.3, 0.5]], "priors must be a 1-D array"),
         ([0.2, np.nan, 0.8], "priors contains NaN"),
     ],
@@ -618,11 +663,11 @@ def test_closed_forms_check_the_model():
 
 def test_bad_hyperparameters():
     D, L = _labelled()
-    with pytest.raises(ValueError, match="psi must be a finite eigenvalue floor > 0"):
+    with pytest.raises(ValueError, match=r"psi.*> 0"):
         train_mvg(D, L, psi=0.0)
     with pytest.raises(TypeError, match="unbiased must be True or False"):
         train_tied(D, L, unbiased=1)
-    with pytest.raises(ValueError, match="eps must be a finite pseudo-count >= 0"):
+    with pytest.raises(ValueError, match=r"eps.*>= 0"):
         train_multinomial_nb(np.ones((3, 4)), [0, 0, 1, 1], eps=-1.0)
 
 
@@ -679,8 +724,7 @@ def test_scores_reject_non_finite_data(train, bad):
 @pytest.mark.parametrize("train", [train_naive_bayes, train_tied_naive])
 def test_data_whose_variances_overflow(train):
     D, L = _labelled()
-    with pytest.raises(ValueError, match=r"class means or covariances of D overflow float64 "
-                                         r"\(largest \|value\| in D: [\d.]+e\+20\d\).*fit_znorm"):
+    with pytest.raises(ValueError, match=r"D overflows float64.*[\d.]+e\+20\d"):
         train(D * 1e200, L)
 
 
@@ -695,9 +739,7 @@ def test_data_whose_covariance_overflows(train):
 def test_data_whose_variances_underflow(train):
     D, L = _labelled()
     D = D * np.array([[1.0], [1.0], [1e-200], [1.0]])  # feature 2 too small to square
-    with pytest.raises(ValueError, match=r"singular: feature 2 varies by only .*e-200 (in class "
-                                         r"\d|within every class), too little for its variance "
-                                         r"to be represented in float64.*fit_znorm"):
+    with pytest.raises(ValueError, match=r"singular: feature 2 varies by only .*e-200.*fit_znorm"):
         train(D, L)
 
 
@@ -744,8 +786,7 @@ def test_combine_naive_scores_transposed_or_packed():
 
 def test_categorical_codes_that_are_not_indices():
     L = np.array([0, 0, 1, 1])
-    with pytest.raises(ValueError, match=r"D has code 1e\+12 \(feature 0, sample 2\): categorical "
-                                         r"codes must be consecutive integers.*numpy\.unique"):
+    with pytest.raises(ValueError, match=r"D has code 1e\+12 \(feature 0, sample 2\).*unique"):
         train_categorical_nb(np.array([[0, 1, 10**12, 0]]), L)
     with pytest.raises(ValueError, match=r"D has code 1e\+300 \(feature 0, sample 0\)"):
         train_categorical_nb(np.array([[0, 1, 2, 0]]), L).scores(np.array([[1e300]]))
@@ -811,9 +852,9 @@ def test_every_gaussian_covariance_is_exact_to_rounding_on_offset_data(offset, u
     naive = train_naive_bayes(D, L, unbiased=unbiased)
     for k in range(3):
         _assert_exact(mvg.C[k], Cs[k])  # 2.6e-13 of the largest entry before, at offset 25
-        _assert_exact(naive.C[k], np.diag(np.diag(Cs[k])))
+        _assert_exact(naive.C[k], np.diag(Cs[k]))
     _assert_exact(train_tied(D, L, unbiased=unbiased).C, Sw)
-    _assert_exact(train_tied_naive(D, L, unbiased=unbiased).C, np.diag(np.diag(Sw)))
+    _assert_exact(train_tied_naive(D, L, unbiased=unbiased).C, np.diag(Sw))
 
 
 # -- models are values ---------------------------------------------------------------------------
@@ -862,3 +903,11 @@ def test_binary_map_decisions_at_the_threshold_go_to_class_0():
     S = np.vstack([np.zeros(3), [t, np.nextafter(t, np.inf), np.nextafter(t, -np.inf)]])
     assert np.log(priors[1]) + t == np.log(priors[0])  # the tie is exact in float64
     np.testing.assert_array_equal(map_decisions(S, priors), [0, 1, 0])
+
+
+def test_a_gaussian_classifier_built_by_hand_names_an_unknown_kind():
+    D, L = _labelled()
+    m = train_mvg(D, L)
+    assert GaussianClassifier(mu=m.mu, C=m.C, kind="mvg") == m
+    with pytest.raises(ValueError, match="kind must be one of"):
+        GaussianClassifier(mu=m.mu, C=m.C, kind="full")

@@ -130,9 +130,9 @@ def test_nearest_mean_mahalanobis_is_euclidean_after_whitening():
 
 def test_nearest_mean_mahalanobis_errors():
     D, L = _anisotropic_data()
-    with pytest.raises(ValueError, match="metric must be 'euclidean' or 'mahalanobis', got 'cos"):
+    with pytest.raises(ValueError, match="metric must be one of.*got 'cos"):
         train_nearest_mean(D, L, metric="cosine")
-    with pytest.raises(TypeError, match="metric must be a string"):
+    with pytest.raises(ValueError, match="metric must be one of"):
         train_nearest_mean(D, L, metric=None)
     with pytest.raises(ValueError, match=r"Sw is singular: its rank is 3 but D has 4.*PCA"):
         train_nearest_mean(np.vstack([D, D[0] + 2 * D[1]]), L, metric="mahalanobis")
@@ -389,6 +389,8 @@ def test_knn_medium_size_matches_brute_force(grid):
 
 @pytest.mark.parametrize("kind", ["continuous", "ties", "constant"])
 def test_smallest_unordered_contract(kind):
+    # the fast selection (private, imported on purpose) against the contract of its plain
+    # reference, np.argpartition: every entry left out is >= every entry selected
     rng = np.random.default_rng(9)
     G = {
         "continuous": rng.normal(size=(40, 5000)),

@@ -87,8 +87,7 @@ def test_check_labels_transposed_data_message():
     L = np.zeros(150, dtype=int)
     with pytest.raises(
         ValueError,
-        match=r"D has shape \(150, 4\) but L has 150 labels: mlpr expects D as \(features x "
-        r"samples\), one column per sample; did you mean D\.T\?",
+        match=r"D has shape \(150, 4\) but L has 150 labels.*did you mean D\.T\?",
     ):
         check_data_labels(D, L)
 
@@ -462,3 +461,227 @@ def test_model_freezes_arrays_inside_tuple_fields():
         t.pi[0][0, 0] = 3.0
     assert own[0].flags.writeable  # the caller's own arrays are left alone
     assert Tables(pi=(np.ones((2, 2)), np.zeros(3))) == Tables(pi=(np.ones((2, 2)), np.zeros(3)))
+
+
+# -- the shared validators of issue 12 -----------------------------------------------------------
+
+
+def test_check_array_converts_and_refuses_non_numeric():
+    from mlpr.utils import check_array
+
+    a = check_array([[True, False]], "x")
+    assert a.dtype == np.float64 and a.tolist() == [[1.0, 0.0]]
+    for bad in ("abc", np.array(["a"]), np.array([1j]), [[1, 2], [3]]):
+        with pytest.raises(TypeError, match="x must be"):
+            check_array(bad, "x")
+
+
+def test_check_finite_names_the_first_bad_index():
+    from mlpr.utils import check_finite
+
+    a = np.array([[1.0, 2.0], [np.inf, np.nan]])
+    with pytest.raises(ValueError, match=r"w contains NaN or infinite values.*\(1, 0\)"):
+        check_finite(a, "w")
+    assert check_finite(np.zeros(3), "w") is not None
+
+
+def test_check_finite_statistic_and_check_finite_result():
+    from mlpr.utils import check_finite_result, check_finite_statistic
+
+    X = np.array([[1e300, -1e300]])
+    with np.errstate(over="ignore"):
+        with pytest.raises(ValueError, match=r"computing the sum of X overflows float64.*1e\+300"):
+            check_finite_statistic(X * 1e10, X, "X", "the sum")
+    assert check_finite_statistic(1.0, X, "X", "the sum") == 1.0
+    # a non-finite result is explained by the data when they hold NaN or inf ...
+    Xn = np.array([[0.0, np.nan]])
+    with pytest.raises(ValueError, match=r"X contains NaN or infinite values \(first at row 0, "
+                                         r"column 1\)"):
+        check_finite_result(np.array([0.0, np.nan]), Xn, "X")
+    # ... by the given reason for NaN from finite data; -inf from finite data is a value
+    with pytest.raises(ValueError, match="the density is NaN for finite X: too singular"):
+        check_finite_result(np.array([np.nan]), np.zeros((1, 1)), "X", what="the density",
+                            nan_reason="too singular")
+    out = np.array([-np.inf, 0.0])
+    assert check_finite_result(out, np.zeros((1, 2)), "X") is out
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_centred_blocks_cover_every_column_once(order):
+    from mlpr.utils import block_width, centred_blocks
+
+    X = np.asarray(np.arange(2 * 23, dtype=float).reshape(2, 23), order=order)
+    mu = np.array([[1.0], [2.0]])
+    seen = np.full(X.shape, np.nan)
+    for sl, Z in centred_blocks(X, mu, max_cols=5):
+        assert Z.shape[1] <= 5 and Z.flags.c_contiguous == (order == "C")
+        seen[:, sl] = Z
+    np.testing.assert_array_equal(seen, X - mu)
+    assert block_width(2, 23, max_cols=5) == 5 and block_width(784, 3) == 3
+    assert block_width(10, 10**6, max_bytes=800) == 10  # 800 bytes: 10 columns of 10 floats
+
+
+def test_check_labels_minus_one_plus_one_hint_and_empty():
+    with pytest.raises(ValueError, match=r"-1/\+1 labels.*\(L \+ 1\) // 2"):
+        check_labels([-1, 1, 1, -1])
+    with pytest.raises(ValueError, match="negative value -2") as err:
+        check_labels([-2, 1])
+    assert "-1/+1" not in str(err.value)
+    assert check_labels([]).size == 0  # allowed by default (e.g. an empty sample of codes)
+    with pytest.raises(ValueError, match="L is empty"):
+        check_labels([], allow_empty=False)
+
+
+def test_check_binary_labels():
+    from mlpr.utils import check_binary_labels
+
+    assert check_binary_labels([0, 1, 1]).tolist() == [0, 1, 1]
+    with pytest.raises(ValueError, match="L holds label 2 but the SVM is binary"):
+        check_binary_labels([0, 1, 2], who="the SVM")
+    with pytest.raises(ValueError, match="L has no sample of class 1"):
+        check_binary_labels([0, 0])
+    assert check_binary_labels([0, 0], both=False).tolist() == [0, 0]
+    with pytest.raises(ValueError, match="L is empty"):
+        check_binary_labels([])
+    with pytest.raises(ValueError, match="L has 2 labels but the data have 3 samples"):
+        check_binary_labels([0, 1], 3)
+    with pytest.raises(ValueError, match=r"\(L \+ 1\) // 2"):
+        check_binary_labels([-1, 1])
+
+
+def test_check_real_lambda_and_pseudo_count():
+    from mlpr.utils import check_lambda, check_pseudo_count, check_real
+
+    assert check_real(2, "C", low=0.0, strict=True) == 2.0
+    with pytest.raises(ValueError, match=r"C must be finite and > 0"):
+        check_real(0.0, "C", low=0.0, strict=True)
+    with pytest.raises(ValueError, match=r"C must be finite"):
+        check_real(np.inf, "C")
+    with pytest.raises(TypeError, match=r"C must be a real number \(a cost\), got True"):
+        check_real(True, "C", what="a cost")
+    assert check_lambda(0) == 0.0
+    with pytest.raises(ValueError, match=r"l \(lambda.*>= 0, got -1.0"):
+        check_lambda(-1.0)
+    with pytest.raises(TypeError, match=r"l \(lambda"):
+        check_lambda("1e-3")
+    with pytest.raises(ValueError, match=r"eps.*>= 0"):
+        check_pseudo_count(-0.5, "eps")
+
+
+def test_check_prior():
+    from mlpr.utils import check_prior
+
+    assert check_prior(0.1) == 0.1 and isinstance(check_prior(np.float32(0.5)), float)
+    for bad in (0.0, 1.0, np.nan, 1.5):
+        with pytest.raises(ValueError, match=r"prior.*open interval \(0, 1\)"):
+            check_prior(bad)
+    with pytest.raises(TypeError, match="prior"):
+        check_prior(None)
+    assert check_prior(None, allow_none=True) is None
+    np.testing.assert_array_equal(check_prior([0.1, 0.5], allow_array=True), [0.1, 0.5])
+    with pytest.raises(ValueError, match=r"open interval"):
+        check_prior([0.1, 1.0], allow_array=True)
+    with pytest.raises(ValueError, match=r"1-D array of priors"):
+        check_prior(np.full((2, 2), 0.5), allow_array=True)
+
+
+def test_check_class_priors_one_rule():
+    from mlpr.utils import check_class_priors
+
+    np.testing.assert_array_equal(check_class_priors([0.0, 0.25, 0.75], 3), [0, 0.25, 0.75])
+    with pytest.raises(TypeError, match="priors is required"):
+        check_class_priors(None, 2)
+    with pytest.raises(ValueError, match="priors must sum to 1"):
+        check_class_priors([0.5, 0.6], 2)
+    with pytest.raises(ValueError, match="non-negative"):
+        check_class_priors([-0.5, 1.5], 2)
+    with pytest.raises(ValueError, match=r"priors has length 2.*K = 3"):
+        check_class_priors([0.5, 0.5], 3)
+    with pytest.raises(ValueError, match=r"S has shape \(3, 2\).*did you mean S\.T"):
+        check_class_priors([0.5, 0.5], 3, n_samples=2)
+    with pytest.raises(ValueError, match=r"priors contains NaN"):
+        check_class_priors([np.nan, 1.0], 2)
+
+
+def test_check_class_scores_and_choice():
+    from mlpr.utils import check_choice, check_class_scores
+
+    S = check_class_scores([[0.0, -np.inf]])
+    assert S.shape == (1, 2)
+    with pytest.raises(ValueError, match=r"S must be a \(K, N\) matrix.*vcol"):
+        check_class_scores(np.zeros(3))
+    with pytest.raises(ValueError, match=r"NaN or \+inf"):
+        check_class_scores([[np.inf]])
+    assert check_choice("svd", "method", ("eigh", "svd")) == "svd"
+    for bad in ("SVD", None):
+        with pytest.raises(ValueError, match=r"method must be one of 'eigh', 'svd'"):
+            check_choice(bad, "method", ("eigh", "svd"))
+
+
+def test_probability_and_count_validators():
+    from mlpr.utils import (
+        check_binary_values,
+        check_counts,
+        check_probabilities,
+        check_probability_vector,
+    )
+
+    assert check_probabilities([0.0, 1.0], "p").tolist() == [0.0, 1.0]
+    with pytest.raises(ValueError, match=r"p must hold probabilities in \[0, 1\], got nan"):
+        check_probabilities([0.5, np.nan], "p")
+    assert check_probability_vector([[0.25], [0.75]]).shape == (2,)
+    with pytest.raises(ValueError, match="pi must sum to 1"):
+        check_probability_vector([0.5, 0.6])
+    with pytest.raises(ValueError, match=r"pi must be a non-empty vector"):
+        check_probability_vector(np.eye(2) / 2)
+    assert check_binary_values([True, False], "x").tolist() == [1.0, 0.0]
+    with pytest.raises(ValueError, match="x must hold binary outcomes 0 or 1, got 2.0"):
+        check_binary_values([0, 2], "x")
+    assert check_counts([0, 3.0], "k").tolist() == [0.0, 3.0]
+    for bad in (-1, 1.5, np.inf):
+        with pytest.raises(ValueError, match="k must hold non-negative integer counts"):
+            check_counts([bad], "k")
+
+
+def test_gaussian_parameter_validators():
+    from mlpr.utils import check_cholesky_factor, check_mean_cov, check_per_feature
+
+    mu, C = check_mean_cov([1.0, 2.0], np.eye(2))
+    assert mu.shape == (2, 1) and C.shape == (2, 2)
+    mu, C = check_mean_cov(0.5, 2.0)  # a 1-D Gaussian
+    assert mu.shape == (1, 1) and C.shape == (1, 1)
+    with pytest.raises(ValueError, match=r"C is a scalar.*np\.eye\(2\)"):
+        check_mean_cov([1.0, 2.0], 2.0)
+    with pytest.raises(ValueError, match=r"mu has shape \(3,\), expected \(2,\)"):
+        check_mean_cov(np.zeros(3), np.eye(2))
+    L = np.linalg.cholesky(np.array([[2.0, 1.0], [1.0, 2.0]]))
+    assert check_cholesky_factor(L) is not None
+    with pytest.raises(ValueError, match="above the diagonal.*cholesky_factor"):
+        check_cholesky_factor(L.T)
+    with pytest.raises(ValueError, match="positive diagonal"):
+        check_cholesky_factor(-L)
+    with pytest.raises(ValueError, match=r"square \(D, D\)"):
+        check_cholesky_factor(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"mu has shape \(3,\), one value per feature.*vcol"):
+        check_per_feature(np.zeros(3), np.zeros((3, 3)), "mu", "x")
+    check_per_feature(np.zeros((3, 1)), np.zeros((3, 3)), "mu", "x")  # a column broadcasts
+
+
+def test_convergence_warning_is_a_user_warning():
+    from mlpr.utils import ConvergenceWarning
+
+    assert issubclass(ConvergenceWarning, UserWarning)
+    with pytest.warns(ConvergenceWarning, match="stopped"):
+        warnings.warn("solver stopped at max_iter", ConvergenceWarning, stacklevel=2)
+
+
+def test_check_scale_refuses_data_whose_products_overflow():
+    from mlpr.utils import check_scale
+
+    X = np.array([[1e100, -2.0], [3.0, 4.0]])
+    assert check_scale(X) is X
+    with pytest.raises(ValueError, match=r"D has values up to 1e\+200.*overflow float64"):
+        check_scale(X * 1e100)
+    with pytest.raises(ValueError, match=r"Z has values up to 1e\+154"):
+        check_scale(np.array([[1e154]]), "Z", n_terms=1000)  # 1e308 * 1000 overflows
+    assert check_scale(np.zeros((3, 0))).shape == (3, 0)
