@@ -900,3 +900,137 @@ def plot_clusters_2d(D, gamma, *, means=None, gmm=None, xlabel="x1", ylabel="x2"
     if means is not None:
         ax.legend(loc="best", fontsize=8)
     return fig
+
+
+# --- short notes (lecture 10)
+
+__all__ += ["plot_linear_boundaries_2d", "plot_hyperplane_geometry",
+            "plot_projection_histograms"]
+
+from .dimred import hyperplane_offset, project_on_hyperplane, signed_distance  # noqa: E402
+from .utils import check_real, check_vector  # noqa: E402
+
+
+def _hyperplane(wb, name: str) -> tuple[np.ndarray, float]:
+    """A pair (w, b) of a 2-D linear discriminant, w a non-zero 2-vector."""
+    if not isinstance(wb, (tuple, list)) or len(wb) != 2:
+        raise ValueError(f"{name} must be a pair (w, b) of a 2-vector w and a number b, got "
+                         f"{type(wb).__name__}")
+    w = check_vector(wb[0], 2, f"{name} w").ravel()
+    if not np.any(w):
+        raise ValueError(f"{name} w is the zero vector: w^T x + b = 0 is not a line")
+    return w, check_real(wb[1], f"{name} b")
+
+
+def _draw_line(ax, w: np.ndarray, b: float, through: np.ndarray, length: float, **kw) -> None:
+    """The line w^T x + b = 0 through the point of it nearest ``through``, ``length`` long."""
+    p0 = project_on_hyperplane(through, w, b).ravel()
+    d = np.array([-w[1], w[0]]) / np.linalg.norm(w)  # along the line
+    ends = np.stack([p0 - 0.5 * length * d, p0 + 0.5 * length * d])
+    ax.plot(ends[:, 0], ends[:, 1], **kw)
+
+
+def plot_linear_boundaries_2d(D, L, boundaries: dict, *, class_names=None, xlabel="x1",
+                              ylabel="x2", title="", ax=None):
+    """Scatter of 2-D data with linear decision boundaries w^T x + b = 0 and their normals w.
+
+    Parameters
+    ----------
+    D : array_like, shape (2, N)
+    L : array_like, shape (N,)
+    boundaries : dict
+        name -> (w, b), w of shape (2,); each boundary is drawn across the data with its unit
+        normal w / ||w|| as an arrow, from the boundary's point nearest the data centre towards
+        the side it assigns to class 1 (w^T x + b > 0).
+    """
+    D, L, K = _labelled(D, L, min_rows=2)
+    lines = {name: _hyperplane(wb, f"boundaries[{name!r}]")
+             for name, wb in _check_mapping(boundaries, "boundaries", "(w, b)").items()}
+    cnames = _names(class_names, K, "class")
+    colors = class_colors(K)
+    fig, ax = _fig_ax(ax, (5.5, 4.5))
+    for k in range(K):
+        ax.scatter(D[0, L == k], D[1, L == k], s=8, alpha=0.5, color=colors[k], label=cnames[k])
+    lo, hi = D.min(axis=1), D.max(axis=1)
+    centre, size = 0.5 * (lo + hi), float(np.linalg.norm(hi - lo))
+    for i, (name, (w, b)) in enumerate(lines.items()):
+        color = _PALETTE[(K + i) % len(_PALETTE)]
+        _draw_line(ax, w, b, centre, 2 * size, color=color, lw=1.6, label=f"{name}: boundary")
+        p0 = project_on_hyperplane(centre, w, b).ravel()
+        u = 0.2 * size * w / np.linalg.norm(w)
+        ax.annotate("", xy=p0 + u, xytext=p0,
+                    arrowprops={"arrowstyle": "->", "color": color, "lw": 1.6})
+    margin = 0.08 * (hi - lo)
+    ax.set_xlim(lo[0] - margin[0], hi[0] + margin[0])
+    ax.set_ylim(lo[1] - margin[1], hi[1] + margin[1])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize=8)
+    return fig
+
+
+def plot_hyperplane_geometry(w, b, X, *, xlabel="x1", ylabel="x2", title="", ax=None):
+    """The geometry of a linear discriminant y(x) = w^T x + b in 2-D (notes 003, Fig. 6.1).
+
+    Draws the boundary y(x) = 0, the normal w (from the boundary's point nearest the origin),
+    the offset -b / ||w|| of the boundary from the origin, and for each column x of ``X``
+    (2, n) the segment to its projection x_perp on the boundary, labelled with its signed
+    distance r = y(x) / ||w||.
+    """
+    w, b = _hyperplane((w, b), "(w, b)")
+    X = check_data(X, "X", n_features=2, allow_1d=True)
+    r = signed_distance(X, w, b)
+    Xp = project_on_hyperplane(X, w, b)
+    offset = hyperplane_offset(w, b)
+    u = w / np.linalg.norm(w)
+    foot = offset * u  # the boundary's point nearest the origin
+    pts = np.hstack([X, Xp, np.zeros((2, 1)), foot[:, None], (foot + u)[:, None]])
+    lo, hi = pts.min(axis=1), pts.max(axis=1)
+    pad = 0.25 * max(float(np.max(hi - lo)), 1.0)
+    lo, hi = lo - pad, hi + pad
+    fig, ax = _fig_ax(ax, (5.5, 5))
+    XX, YY = np.meshgrid(np.linspace(lo[0], hi[0], 200), np.linspace(lo[1], hi[1], 200))
+    side = (w[0] * XX + w[1] * YY + b > 0).astype(float)  # class 1 where y(x) > 0 (eq. 128)
+    ax.contourf(XX, YY, side, levels=[-0.5, 0.5, 1.5], colors=[_PALETTE[0], _PALETTE[1]],
+                alpha=0.1)
+    _draw_line(ax, w, b, np.zeros(2), 4 * float(np.linalg.norm(hi - lo)), color="k", lw=1.5,
+               label="y(x) = 0")
+    ax.annotate("", xy=foot + u, xytext=foot, arrowprops={"arrowstyle": "->", "lw": 1.8})
+    ax.text(*(foot + 1.05 * u), "w", fontsize=11)
+    ax.plot([0, foot[0]], [0, foot[1]], ls=":", color="gray",
+            label=f"offset -b/||w|| = {offset:.3g}")
+    ax.plot(0, 0, "k+", ms=10)
+    for i in range(X.shape[1]):
+        ax.plot([X[0, i], Xp[0, i]], [X[1, i], Xp[1, i]], "--", color=_PALETTE[3], lw=1)
+        ax.plot(*X[:, i], "o", color=_PALETTE[3], ms=5)
+        ax.plot(*Xp[:, i], "o", mfc="none", color=_PALETTE[3], ms=5)
+        mid = 0.5 * (X[:, i] + Xp[:, i])
+        ax.text(*mid, f" r = {r[i]:.3g}", fontsize=9, color=_PALETTE[3])
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize=8)
+    return fig
+
+
+def plot_projection_histograms(y, L, *, class_names=None, xlabel="w^T x", title="", bins=20,
+                               ax=None):
+    """Per-class histograms of a 1-D projection y = w^T x (N,), on the same bins."""
+    y = _check_series(y, "y", what="the projections w^T x")
+    Y, L, K = _labelled(y[None, :], L)
+    cnames = _names(class_names, K, "class")
+    colors = class_colors(K)
+    fig, ax = _fig_ax(ax, (5, 3.6))
+    edges = _bin_edges(y, bins)
+    for k in range(K):
+        ax.hist(y[L == k], bins=edges, alpha=0.45, color=colors[k], edgecolor=colors[k],
+                label=cnames[k])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("count")
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize=8)
+    return fig

@@ -1,0 +1,221 @@
+"""Lecture 09: Gaussian mixture models.
+
+A GMM is the course's answer to a class that is not Gaussian (notes ch. 9): a 1-D multi-modal
+sample fitted with 1 to 8 components, K-means (hard) beside EM (soft) clusters on iris, a component
+collapsing without the eigenvalue floor and held with it, the GMM classifiers of the course's lab
+on iris (full, diagonal, tied; 1 to 16 components, LBG), the MNIST table of the course slides and
+an open-set task (digits 0-4 known, "none of the others" modelled by a GMM of unlabelled images).
+Every decision uses uniform priors, passed explicitly; scores are class log-likelihoods.
+"""
+
+import numpy as np
+from _lecture import SLIDES, Lecture, lab
+
+from mlpr.datasets import IRIS_FEATURES, load_iris
+from mlpr.dimred import fit_pca
+from mlpr.evaluation import act_dcf, error_rate, min_dcf
+from mlpr.generative import map_decisions, train_mvg, train_naive_bayes, uniform_priors
+from mlpr.gmm import (
+    GMM,
+    DegenerateComponentError,
+    GMMClassifier,
+    em_step,
+    gmm_from_clusters,
+    kmeans,
+    lbg_gmm_classifiers,
+    logpdf_GMM,
+    responsibilities,
+    sample_GMM,
+    split_gmm,
+    train_gmm_em,
+    train_gmm_lbg,
+    train_open_set_classifier,
+)
+from mlpr.plots import figure_grid, plot_clusters_2d, plot_em_runs, plot_gmm_1d, plot_lbg_history
+from mlpr.utils import split_db_2to1
+
+lec = Lecture("09_gaussian_mixture_models", __doc__)
+COV_TYPES = ("full", "diagonal", "tied")
+PSI, ALPHA = 0.01, 0.1  # the course's eigenvalue floor and LBG displacement
+
+
+def error_pct(model, D, L):
+    """Error (%) of the decisions of uniform priors on the class log-likelihoods."""
+    S = model.scores(D)
+    return 100 * error_rate(map_decisions(S, uniform_priors(S.shape[0])), L)
+
+
+# -- a multi-modal 1-D sample: 1, 2, 4, 8 components ---------------------------------------------
+lec.section("A 1-D sample of 1,000 points from a 4-component GMM, LBG (psi = 0.01, alpha = 0.1)")
+truth = GMM.from_list([(0.3, -3.0, 0.5), (0.4, 0.0, 1.0), (0.2, 3.0, 0.3), (0.1, 6.0, 0.8)])
+x = sample_GMM(truth, 1000, np.random.default_rng(0))
+models, histories = train_gmm_lbg(x, 8, "full", psi=PSI, alpha=ALPHA, return_history=True)
+for g, h in zip(models, histories):
+    lec.check(f"{g.n_components} component(s): average log-likelihood ({len(h)} values)", h[-1])
+lec.check("the generating GMM: average log-likelihood", logpdf_GMM(x, truth).mean())
+lec.claim("EM never decreases the average log-likelihood (every LBG stage)",
+          all(np.all(np.diff(h) >= -1e-12) for h in histories))
+lec.figure(plot_gmm_1d(x, {f"{g.n_components} component{'s' * (g.n_components > 1)}": g
+                           for g in models}, xlabel="x",
+                       title="A 4-mode sample (1,000 points) and GMMs of 1, 2, 4, 8 components"),
+           "gmm_1d_components.png")
+lec.figure(plot_lbg_history(histories, title="EM across LBG on the 1-D sample (splits marked)"),
+           "em_lbg_history.png")
+
+# -- iris petals: K-means (hard) beside EM (soft) ------------------------------------------------
+lec.section("Iris petals (150 flowers, labels unused): K-means and EM with 3 components")
+D, L = load_iris()
+P = D[2:4]
+mu_km, z_km, hist_km = kmeans(P, 3, rng=np.random.default_rng(0))
+start = gmm_from_clusters(P, z_km, cov_type="full")  # K-means as EM's initialisation (9.4)
+gmm_em, hist_em = train_gmm_em(P, start, "full", psi=PSI)
+lec.claim("K-means: the distortion never increases", np.all(np.diff(hist_km) >= -1e-12))
+lec.check("K-means clusters as a GMM: average log-likelihood", hist_em[0])
+lec.check(f"after EM ({len(hist_em) - 1} iterations): average log-likelihood", hist_em[-1])
+fig, axes = figure_grid(1, 2, width=5.5, height=4.5,
+                        title="Iris petals, 3 clusters: K-means (hard) and EM (soft)")
+plot_clusters_2d(P, np.eye(3)[:, z_km], means=mu_km, xlabel=IRIS_FEATURES[2],
+                 ylabel=IRIS_FEATURES[3], title="K-means: hard assignments", ax=axes[0, 0])
+plot_clusters_2d(P, responsibilities(P, gmm_em), means=gmm_em.mu, gmm=gmm_em,
+                 xlabel=IRIS_FEATURES[2], ylabel=IRIS_FEATURES[3],
+                 title="EM (full covariances): responsibilities, log-density", ax=axes[0, 1])
+fig.tight_layout()
+lec.figure(fig, "iris_kmeans_vs_em.png")
+
+# -- degeneracy: a component collapsing without the floor ----------------------------------------
+lec.section("Degeneracy: 20 points, 8 components, EM without and with the floor psi = 0.01")
+xs = sample_GMM(truth, 20, np.random.default_rng(1))
+start = split_gmm(train_gmm_lbg(xs, 4, "full", psi=None, alpha=ALPHA)[-1], ALPHA)
+
+
+def em_run(psi, n_iter):
+    """EM one step at a time: average log-likelihood and smallest component variance."""
+    g, ll, low = start, [logpdf_GMM(xs, start).mean()], [start.C.min()]
+    for _ in range(n_iter):
+        try:
+            g = em_step(xs, g, "full", psi=psi)
+        except DegenerateComponentError as exc:
+            return ll, low, exc
+        ll.append(logpdf_GMM(xs, g).mean())
+        low.append(g.C.min())
+    return ll, low, None
+
+
+ll_free, low_free, err = em_run(None, 500)
+ll_floor, low_floor, _ = em_run(PSI, len(ll_free) + 10)
+lec.claim("without the floor EM stops with DegenerateComponentError", err is not None)
+if err is not None:
+    print(f"  {err}")
+    lec.check(f"without the floor: average log-likelihood at the collapse (iteration "
+              f"{len(ll_free) - 1})", ll_free[-1])
+lec.check("with the floor: average log-likelihood at the same iteration",
+          ll_floor[len(ll_free) - 1])
+lec.claim("with the floor every variance stays >= psi", min(low_floor[1:]) >= PSI * (1 - 1e-12))
+fig, axes = figure_grid(1, 2, width=5.5, height=4.2,
+                        title="A component collapsing onto a sample (20 points, 8 components)")
+plot_em_runs({"no floor": ll_free, f"floor psi = {PSI:g}": ll_floor},
+             notes={"no floor": "collapse: DegenerateComponentError"}, ax=axes[0, 0],
+             title="average log-likelihood runs off without the floor")
+plot_em_runs({"no floor": low_free, f"floor psi = {PSI:g}": low_floor}, logy=True,
+             ylabel="smallest component variance", ax=axes[0, 1],
+             title="the collapsing variance, held at psi by the floor")
+fig.tight_layout()
+lec.figure(fig, "collapse_and_floor.png")
+
+# -- iris: the course lab's GMM classifiers ------------------------------------------------------
+lec.section("Iris, split_db_2to1(seed=0): GMM classifiers, LBG psi = 0.01, alpha = 0.1")
+(DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
+rows, iris_err = [], {}
+for cov_type in COV_TYPES:
+    lec.progress(f"iris, {cov_type} covariances")
+    for M, clf in lbg_gmm_classifiers(DTR, LTR, 16, cov_type, psi=PSI, alpha=ALPHA).items():
+        iris_err[cov_type, M] = error_pct(clf, DVAL, LVAL)
+        lls = [logpdf_GMM(DTR[:, LTR == k], g).mean() for k, g in enumerate(clf.gmms)]
+        rows.append([cov_type, M, round(iris_err[cov_type, M], 1)] + [round(v, 4) for v in lls])
+lec.table("iris_gmm", "Iris validation error % and mean training log-likelihood per class model",
+          ["covariance", "components", "error %", "ll setosa", "ll versicolor", "ll virginica"],
+          rows)
+# one component is the Gaussian classifier of chapter 5 (tied within a class: the MVG)
+lec.check("1 full component = MVG: error %", iris_err["full", 1], 4.0, tol=0, fmt="{:.1f}",
+          source=lab(5))
+lec.check("1 diagonal component = naive Bayes: error %", iris_err["diagonal", 1], 4.0, tol=0,
+          fmt="{:.1f}", source=lab(5))
+lec.check("1 tied component = MVG: error %", iris_err["tied", 1], 4.0, tol=0, fmt="{:.1f}",
+          source=lab(5))
+
+# -- MNIST: PCA 50, one GMM per digit ------------------------------------------------------------
+DTR, LTR, DTE, LTE = lec.load_mnist(3000, 1000)
+lec.section(f"MNIST ({lec.mnist_sizes}), PCA 50, one GMM per digit: test error %")
+lec.progress("PCA 50 on the training images")
+pca = fit_pca(DTR, 50)
+ZTR, ZTE = pca.transform(DTR), pca.transform(DTE)
+top = 4 if lec.quick else 16
+mnist = {}
+for cov_type in COV_TYPES:
+    lec.progress(f"MNIST, {cov_type} covariances, LBG up to {top} components per digit")
+    per_digit = []
+    for k in range(10):
+        per_digit.append(train_gmm_lbg(ZTR[:, LTR == k], top, cov_type, psi=PSI, alpha=ALPHA))
+        lec.progress(f"  digit {k} done")
+    path = [GMMClassifier(gmms=tuple(m[i] for m in per_digit)) for i in range(len(per_digit[0]))]
+    mnist[cov_type] = [error_pct(clf, ZTE, LTE) for clf in path]
+    lec.progress(f"MNIST, {cov_type}: {np.round(mnist[cov_type], 2)}")
+sizes = [2**i for i in range(len(mnist["full"]))]
+lec.table("mnist_gmm", f"MNIST test error % ({lec.mnist_sizes}, PCA 50)",
+          ["covariance"] + [f"{M} comp." for M in sizes],
+          [[c] + [round(v, 2) for v in mnist[c]] for c in COV_TYPES])
+ref_full, ref_diag = [3.6, 3.4, 2.8, 2.3], [12.3, 10.1, 8.9, 7.6, 6.2]
+n = min(len(sizes), 4)
+lec.check("full 1/2/4 components", mnist["full"][:min(n, 3)], ref_full[:min(n, 3)], tol=0.3,
+          fmt="{:.2f}", source=SLIDES)
+if n == 4:
+    lec.check("full 8 components", mnist["full"][3], ref_full[3], tol=0.4, fmt="{:.2f}",
+              source=SLIDES)
+lec.check("diagonal 1/2/4/8/16 components", mnist["diagonal"], ref_diag[:len(sizes)], tol=0.3,
+          fmt="{:.2f}", source=SLIDES)
+mvg_err = error_pct(train_mvg(ZTR, LTR), ZTE, LTE)
+lec.check("MVG (lecture 05) error %", mvg_err, fmt="{:.2f}")
+# with the same eigenvalue floor, one component is exactly the chapter-5 Gaussian classifier
+lec.claim("1 full component = MVG floored at psi (same test error)",
+          mnist["full"][0] == error_pct(train_mvg(ZTR, LTR, psi=PSI), ZTE, LTE))
+lec.claim("1 tied component = MVG floored at psi (same test error)",
+          mnist["tied"][0] == error_pct(train_mvg(ZTR, LTR, psi=PSI), ZTE, LTE))
+lec.claim("1 diagonal component = naive Bayes floored at psi (same test error)",
+          mnist["diagonal"][0] == error_pct(train_naive_bayes(ZTR, LTR, psi=PSI), ZTE, LTE))
+print("For comparison, lecture 06 on the full MNIST: multiclass LR on the quadratic expansion "
+      "of centred PCA 50, 1.75% at lambda = 1e-3.")
+
+# -- open set: digits 0-4 known, "none of the others" from an unlabelled pool --------------------
+lec.section(f"Open set on MNIST ({lec.mnist_sizes}, PCA 50): digits 0-4 known, 5-9 never labelled")
+half = np.random.default_rng(2).permutation(ZTR.shape[1]) < ZTR.shape[1] // 2
+known = half & (LTR < 5)
+pool = ZTR[:, ~half]  # unlabelled: every digit, 0-4 included
+n_known, n_other = (1, 4) if lec.quick else (4, 16)
+lec.progress(f"open set: {n_known}-component GMM per known digit, {n_other}-component pool GMM")
+osc = train_open_set_classifier(ZTR[:, known], LTR[known], pool, n_components=n_known,
+                                n_other=n_other, cov_type="full", psi=PSI, alpha=ALPHA)
+truth5 = np.minimum(LTE, 5)  # class 5 = "none of the others"
+unknown = LTE >= 5
+S = osc.scores(ZTE)
+closed = map_decisions(S[:5], uniform_priors(5))
+open_priors = np.r_[np.full(5, 0.1), 0.5]  # half of the test digits are unknown
+opened = map_decisions(S, open_priors)
+rows = [["closed set (5 hypotheses)", 100 * error_rate(closed[~unknown], LTE[~unknown]), 100.0,
+         100 * error_rate(closed, truth5)],
+        ["open set (6 hypotheses)", 100 * error_rate(opened[~unknown], LTE[~unknown]),
+         100 * error_rate(opened[unknown], truth5[unknown]), 100 * error_rate(opened, truth5)]]
+lec.table("open_set", "Open-set MNIST, error %: priors 0.1 per known digit, 0.5 'none of the "
+          "others'", ["decisions", "digits 0-4", "digits 5-9", "all"],
+          [[r[0]] + [round(v, 2) for v in r[1:]] for r in rows])
+# unknown-digit detection: llr of "none of the others" against the mixture of the known classes
+llr = S[5] - (np.logaddexp.reduce(S[:5], axis=0) + np.log(1 / 5))
+drows = []
+for prior in (0.1, 0.5, 0.9):
+    drows.append([prior, round(min_dcf(llr, unknown.astype(int), prior), 4),
+                  round(act_dcf(llr, unknown.astype(int), prior), 4)])
+lec.table("open_set_dcf", "Detecting an unknown digit from llr = log f(x|other) - log f(x|known):"
+          " the likelihoods are not calibrated", ["prior of 'unknown'", "minDCF", "actDCF"],
+          drows)
+lec.claim("actDCF >= minDCF at every prior (calibration loss)", all(r[2] >= r[1] for r in drows))
+
+lec.finish()
