@@ -58,13 +58,22 @@ K-fold protocol                 `kfold_calibrate`             (calibrated scores
 
 from __future__ import annotations
 
-from numbers import Real
-
 import numpy as np
 
 from .evaluation import pav
-from .logreg import _check_scale, train_logreg_binary
-from .utils import _as_float_array, check_int, check_labels, kfold_shuffled_indices, model
+from .logreg import train_logreg_binary
+from .utils import (
+    check_array,
+    check_binary_labels,
+    check_choice,
+    check_finite,
+    check_int,
+    check_lambda,
+    check_prior,
+    check_scale,
+    kfold_shuffled_indices,
+    model,
+)
 
 __all__ = [
     "LinearCalibration",
@@ -79,40 +88,7 @@ _METHODS = ("linear", "isotonic")
 
 
 # ------------------------------------------------------------------------------------------------
-# validation
-
-
-def _check_prior(prior) -> float:
-    if isinstance(prior, (bool, np.bool_)) or not isinstance(prior, Real):
-        raise TypeError(f"prior (the target prior pi~) must be a real number in (0, 1), got "
-                        f"{prior!r}")
-    prior = float(prior)
-    if not (0.0 < prior < 1.0):  # False for NaN too
-        raise ValueError(
-            f"prior (the target prior pi~) must lie in the open interval (0, 1), got {prior!r}: "
-            f"with a prior of 0 or 1 one class gets no weight"
-        )
-    return prior
-
-
-def _check_lambda(l) -> float:
-    if isinstance(l, (bool, np.bool_)) or not isinstance(l, Real):
-        raise TypeError(f"l (lambda, the regularisation weight) must be a real number, got {l!r}")
-    l = float(l)
-    if not (np.isfinite(l) and l >= 0.0):
-        raise ValueError(f"l (lambda, the regularisation weight) must be finite and >= 0, got "
-                         f"{l!r}")
-    return l
-
-
-def _check_finite(a: np.ndarray, name: str) -> np.ndarray:
-    if a.size and not np.all(np.isfinite(a)):
-        i = np.argwhere(~np.isfinite(a))[0]
-        raise ValueError(
-            f"{name} contains NaN or infinite values (first at index {tuple(int(j) for j in i)}"
-            f"); calibration needs finite scores"
-        )
-    return a
+# validation (the validators of mlpr.utils, with the hints for transposed or swapped scores)
 
 
 def _check_score_matrix(S, n_samples: int | None = None, n_systems: int | None = None,
@@ -122,7 +98,7 @@ def _check_score_matrix(S, n_samples: int | None = None, n_systems: int | None =
     ``n_samples`` (the number of labels) or ``n_systems`` (the M of a trained model) explain a
     transposed (N, M) matrix.
     """
-    a = _as_float_array(S, name)
+    a = check_array(S, name)
     if a.ndim == 1:
         a = a.reshape(1, -1)
     elif a.ndim != 2:
@@ -149,15 +125,15 @@ def _check_score_matrix(S, n_samples: int | None = None, n_systems: int | None =
         )
     if N == 0:
         raise ValueError(f"{name} has no scores (shape {a.shape})")
-    return _check_finite(a, name)
+    return check_finite(a, name)
 
 
 def _check_scores_labels(S, L, name: str = "S") -> tuple[np.ndarray, np.ndarray]:
     """An (M, N) score matrix and N binary labels with both classes present; ``name`` is the
     caller's name for the scores."""
-    a = _as_float_array(S, name)
+    a = check_array(S, name)
     try:
-        L = check_labels(L, name="L")
+        L = check_binary_labels(L, name="L", who="calibration")
     except ValueError as exc:
         # scores that are all 0 or 1 and "labels" that are not: swapped arguments?
         if a.size and np.all((a == 0) | (a == 1)):
@@ -165,31 +141,8 @@ def _check_scores_labels(S, L, name: str = "S") -> tuple[np.ndarray, np.ndarray]
                 f"{exc}; {name} holds only 0 and 1: did you swap the arguments? pass the scores "
                 f"first, then the labels"
             ) from None
-        values = np.asarray(L)
-        if (values.ndim == 1 and values.size and values.dtype.kind in "iuf"
-                and np.all((values == -1) | (values == 1))):
-            raise ValueError(
-                f"{exc}; L holds -1/+1 labels: map them to 0/1 first with L = (L + 1) // 2 (the "
-                f"target, +1, becomes class 1)"
-            ) from None
         raise
-    if L.size == 0 and a.size == 0:
-        raise ValueError(f"{name} and L are empty (0 samples): calibration needs scores of both "
-                         f"classes")
-    S = _check_score_matrix(a, L.size, name=name)
-    if L.max() > 1:
-        raise ValueError(
-            f"L holds label {int(L.max())}: calibration is binary, labels must be 0 (non-target, "
-            f"H_F) or 1 (target, H_T)"
-        )
-    nT = int(np.count_nonzero(L))
-    if nT == 0 or nT == L.size:
-        missing = 1 if nT == 0 else 0
-        raise ValueError(
-            f"L has no sample of class {missing}: calibration needs scores of both classes "
-            f"(0 and 1), got only class {1 - missing}"
-        )
-    return S, L
+    return _check_score_matrix(a, L.size, name=name), L
 
 
 # ------------------------------------------------------------------------------------------------
@@ -289,10 +242,15 @@ def train_linear_calibration(S, L, prior, l=0.0) -> LinearCalibration:
     :math:`\alpha > 0` the transformation is strictly increasing, so minDCF, the EER and minCllr
     are unchanged; only actDCF (and Cllr) move.
     """
-    prior = _check_prior(prior)
-    l = _check_lambda(l)
+    prior = check_prior(prior)
+    l = check_lambda(l)
     S, L = _check_scores_labels(S, L)
-    _check_scale(S, "S")
+    check_scale(S, "S")
+    return _train_linear(S, L, prior, l)
+
+
+def _train_linear(S: np.ndarray, L: np.ndarray, prior: float, l: float) -> LinearCalibration:
+    """Eq. (142)-(143): prior-weighted LR on the scores, then the offset of the llr."""
     lr = train_logreg_binary(S, L, l, prior=prior)  # eq. (142): LR on the scores
     gamma = lr.b - np.log(prior / (1.0 - prior))  # eq. (143)
     return LinearCalibration(alpha=lr.w.copy(), beta=float(lr.b), gamma=float(gamma),
@@ -326,7 +284,7 @@ def train_fusion(scores, L, prior, l=0.0) -> LinearCalibration:
         )
     if len(scores) == 0:
         raise ValueError("scores is empty: fusion needs at least one system")
-    rows = [_as_float_array(s, f"scores[{m}]") for m, s in enumerate(scores)]
+    rows = [check_array(s, f"scores[{m}]") for m, s in enumerate(scores)]
     for m, s in enumerate(rows):
         if s.ndim != 1:
             raise ValueError(
@@ -338,7 +296,7 @@ def train_fusion(scores, L, prior, l=0.0) -> LinearCalibration:
                 f"scores[{m}] has shape {s.shape}, expected ({rows[0].size},) like scores[0]: "
                 f"every system must score the same N samples"
             )
-        _check_finite(s, f"scores[{m}]")
+        check_finite(s, f"scores[{m}]")
     return train_linear_calibration(np.vstack(rows), L, prior, l)
 
 
@@ -350,8 +308,9 @@ def train_fusion(scores, L, prior, l=0.0) -> LinearCalibration:
 class IsotonicCalibration:
     r"""An isotonic (monotone non-decreasing, piecewise-constant) calibration of one system.
 
-    A frozen model (`mlpr.utils.model`) that compares and hashes by value; its arrays are
-    read-only.
+    Beyond the notes (section 7.3 calls it too complex to cover); `train_isotonic_calibration`
+    learns it. A frozen model (`mlpr.utils.model`) that compares and hashes by value; its arrays
+    are read-only.
 
     Attributes
     ----------
@@ -422,29 +381,46 @@ def train_isotonic_calibration(s, L) -> IsotonicCalibration:
     Cllr of the calibrated training scores equals `mlpr.evaluation.min_cllr` of the raw ones.
     """
     S, L = _check_scores_labels(s, L, "s")
+    _check_one_system(S, "s", "fuse several systems with train_linear_calibration")
+    return _train_isotonic(S[0], L)
+
+
+def _check_one_system(S: np.ndarray, name: str, remedy: str) -> None:
     if S.shape[0] != 1:
-        raise ValueError(
-            f"s has shape {S.shape}: isotonic calibration takes the (N,) scores of one system; "
-            f"fuse several systems with train_linear_calibration"
-        )
-    s = S[0]
+        raise ValueError(f"{name} has shape {S.shape}: isotonic calibration takes the (N,) scores "
+                         f"of one system; {remedy}")
+
+
+def _train_isotonic(s: np.ndarray, L: np.ndarray) -> IsotonicCalibration:
+    """PAV posteriors of the tie groups, clipped to [1/(N+1), N/(N+1)], minus the prior
+    log-odds (see `train_isotonic_calibration`)."""
+    x, n_g, t_g = _tie_groups(s, L)
+    P = pav(t_g / n_g, n_g)  # the monotone target posterior of each tie group
     N = s.size
-    order = np.argsort(s, kind="stable")
-    ss, ls = s[order], L[order]
-    starts = np.flatnonzero(np.concatenate(([True], ss[1:] != ss[:-1])))  # tie groups
-    n_g = np.diff(np.append(starts, N)).astype(np.float64)
-    t_g = np.add.reduceat(ls, starts).astype(np.float64)
-    P = pav(t_g / n_g, n_g)  # monotone posterior of each tie group
     nT = float(np.count_nonzero(L))
-    prior_log_odds = float(np.log(nT) - np.log(N - nT))
+    prior_log_odds = float(np.log(nT) - np.log(N - nT))  # log(n_T / n_F)
     Pc = np.clip(P, 1.0 / (N + 1), N / (N + 1.0))
-    llr = np.log(Pc) - np.log1p(-Pc) - prior_log_odds
-    # keep only the first and last group of each block: np.interp is exact on the rest
-    x = ss[starts]
-    new_block = np.concatenate(([True], P[1:] != P[:-1]))
-    keep = new_block | np.append(new_block[1:], True)
+    llr = np.log(Pc) - np.log1p(-Pc) - prior_log_odds  # log(P / (1 - P)) - log(n_T / n_F)
+    keep = _block_ends(P)  # np.interp is exact between the two ends of a block
     return IsotonicCalibration(knots=x[keep], llr_knots=llr[keep], posterior_knots=P[keep],
                                prior_log_odds=prior_log_odds, n=int(N))
+
+
+def _tie_groups(s: np.ndarray, L: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct scores in increasing order, and the number of scores and of targets
+    (as floats) that share each of them."""
+    order = np.argsort(s, kind="stable")
+    ss, ls = s[order], L[order]
+    starts = np.flatnonzero(np.concatenate(([True], ss[1:] != ss[:-1])))
+    n_g = np.diff(np.append(starts, s.size)).astype(np.float64)
+    t_g = np.add.reduceat(ls, starts).astype(np.float64)
+    return ss[starts], n_g, t_g
+
+
+def _block_ends(P: np.ndarray) -> np.ndarray:
+    """Mask of the first and the last group of each block of equal posteriors."""
+    new_block = np.concatenate(([True], P[1:] != P[:-1]))
+    return new_block | np.append(new_block[1:], True)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -492,41 +468,46 @@ def kfold_calibrate(scores, L, prior=0.5, k=5, seed=0, method="linear", l=0.0):
     that did not see it gives an honest estimate of actDCF after calibration on the training
     set; the final calibrator uses every score.
     """
-    if not isinstance(method, str) or method not in _METHODS:
-        raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
+    method = check_choice(method, "method", _METHODS)
     S, L = _check_scores_labels(scores, L, "scores")
-    prior = _check_prior(prior)
-    l = _check_lambda(l)
-    if method == "isotonic" and S.shape[0] != 1:
-        raise ValueError(
-            f"scores has shape {S.shape}: isotonic calibration takes the (N,) scores of one "
-            f"system; use method='linear' for the fusion of M systems"
-        )
+    prior = check_prior(prior)
+    l = check_lambda(l)
+    if method == "isotonic":
+        _check_one_system(S, "scores", "use method='linear' for the fusion of M systems")
+    else:
+        check_scale(S, "scores")
     N = S.shape[1]
     k = check_int(k, "k", low=2, high=N)
-    seed = check_int(seed, "seed", low=0)
+    rng = np.random.default_rng(check_int(seed, "seed", low=0))
+    folds = list(kfold_shuffled_indices(N, k, rng))
+    _check_folds_hold_both_classes(folds, L)
 
     def train(idx):
         if method == "linear":
-            return train_linear_calibration(S[:, idx], L[idx], prior, l)
-        return train_isotonic_calibration(S[0, idx], L[idx])
+            return _train_linear(S[:, idx], L[idx], prior, l)  # eq. (140)-(145)
+        return _train_isotonic(S[0, idx], L[idx])
 
-    folds = list(kfold_shuffled_indices(N, k, np.random.default_rng(seed)))
-    for i, (tr, _) in enumerate(folds):
-        nT = int(np.count_nonzero(L[tr]))
-        if nT == 0 or nT == tr.size:
-            missing = 1 if nT == 0 else 0
-            n_missing = int(np.count_nonzero(L == missing))
-            remedy = (f"K-fold calibration needs at least 2 samples of each class, L has only 1 "
-                      f"of class {missing}" if n_missing < 2 else
-                      f"L has only {n_missing} of class {missing}: use fewer folds k, or another "
-                      f"seed")
-            raise ValueError(
-                f"fold {i}: the scores of the other {k - 1} fold{'s' if k > 2 else ''} "
-                f"({tr.size} scores) have no sample of class {missing} to train the calibrator "
-                f"on; {remedy}"
-            )
     out = np.empty(N)
     for tr, va in folds:
-        out[va] = train(tr).scores(S[:, va])
+        out[va] = train(tr).scores(S[:, va])  # calibrated by a model that did not see them
     return out, train(slice(None))
+
+
+def _check_folds_hold_both_classes(folds: list, L: np.ndarray) -> None:
+    """Each training set of K - 1 folds must hold both classes to train a calibrator."""
+    k = len(folds)
+    for i, (tr, _) in enumerate(folds):
+        nT = int(np.count_nonzero(L[tr]))
+        if 0 < nT < tr.size:
+            continue
+        missing = 1 if nT == 0 else 0
+        n_missing = int(np.count_nonzero(L == missing))
+        remedy = (f"K-fold calibration needs at least 2 samples of each class, L has only 1 "
+                  f"of class {missing}" if n_missing < 2 else
+                  f"L has only {n_missing} of class {missing}: use fewer folds k, or another "
+                  f"seed")
+        raise ValueError(
+            f"fold {i}: the scores of the other {k - 1} fold{'s' if k > 2 else ''} "
+            f"({tr.size} scores) have no sample of class {missing} to train the calibrator "
+            f"on; {remedy}"
+        )

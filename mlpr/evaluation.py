@@ -111,11 +111,17 @@ from typing import NamedTuple
 import numpy as np
 
 from .utils import (
-    _as_float_array,
+    check_array,
+    check_binary_labels,
     check_bool,
+    check_class_priors,
+    check_class_scores,
     check_data_labels,
+    check_finite,
     check_int,
     check_labels,
+    check_prior,
+    check_real,
     kfold_indices,
     kfold_shuffled_indices,
 )
@@ -149,46 +155,26 @@ __all__ = [
 ]
 
 _LN2 = np.log(2.0)
-_CHUNK = 1 << 22  # elements of one (priors x operating points) block in min_dcf
-_PRIOR_TOL = 1e-9  # tolerance on sum(priors) == 1 and on posterior columns summing to 1
-_POSTERIOR_TOL = 1e-6
+_CHUNK = 1 << 16  # elements of one (priors x operating points) block of min_dcf: fits in cache
+_POSTERIOR_TOL = 1e-6  # tolerance on posterior columns summing to 1
 # a (K, K) confusion matrix of more classes than this is a mistake (labels that are not class
 # indices 0..K-1), not a table: 2**14 classes already need 2 GB
 _MAX_CLASSES = 1 << 14
 
 
 # ------------------------------------------------------------------------------------------------
-# validation
+# validation: the validators of mlpr.utils, with hints for this module's usual mistakes
 
 
-def _check_pred_labels(pred, L) -> tuple[np.ndarray, np.ndarray]:
-    L = _labels(L, "L")
-    if L.size == 0:
-        raise ValueError("L is empty (0 labels): at least one sample is needed")
-    pred = check_labels(pred, L.size, name="pred")
-    return pred, L
-
-
-def _labels(L, name: str) -> np.ndarray:
-    """`check_labels`, with the remedy for -1/+1 labels in the message."""
-    try:
-        return check_labels(L, name=name)
-    except ValueError as exc:
-        try:
-            a = np.asarray(L, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise exc from None
-        if a.ndim == 1 and a.size and np.all((a == -1) | (a == 1)):
-            raise ValueError(
-                f"{exc}; {name} holds -1/+1 labels: map them to 0/1 first with "
-                f"{name} = ({name} + 1) // 2 (the target, +1, becomes class 1)"
-            ) from None
-        raise
+def _check_pred_labels(pred, L, K: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Predictions and true labels of the same non-zero length, both below K if K is given."""
+    L = check_labels(L, name="L", n_classes=K, allow_empty=False)
+    return check_labels(pred, L.size, name="pred", n_classes=K), L
 
 
 def _check_scores_1d(scores, name: str, *, allow_inf: bool = True) -> np.ndarray:
     """A 1-D float64 array of N scores; NaN is always an error, +-inf only if not allowed."""
-    a = _as_float_array(scores, name)
+    a = check_array(scores, name)
     if a.ndim != 1:
         hint = ""
         if a.ndim == 2 and 1 in a.shape:
@@ -210,31 +196,48 @@ def _check_scores_1d(scores, name: str, *, allow_inf: bool = True) -> np.ndarray
     return a
 
 
-def _check_binary_labels(L, n: int, what: str, name: str = "L") -> np.ndarray:
-    """Labels 0/1 of length n with both classes present; ``what`` names the scores or
-    decisions they go with."""
-    L = _labels(L, name)
-    if L.size != n:
+def _check_binary(scores, L, name: str = "llr") -> tuple[np.ndarray, np.ndarray]:
+    """N scores and their N labels 0/1, both classes present."""
+    s = _check_scores_1d(scores, name)
+    try:
+        return s, check_binary_labels(L, s.size, who="this metric")
+    except ValueError as exc:
+        # the labels are refused: were they swapped with the scores?
+        if s.size and np.all((s == 0) | (s == 1)) and not np.all(_labels_like(L)):
+            raise ValueError(
+                f"{exc}; {name} holds only 0 and 1 but L does not: did you swap the arguments? "
+                f"pass the scores first, then the labels"
+            ) from None
+        raise
+
+
+def _check_binary_pred(pred, L) -> tuple[np.ndarray, np.ndarray]:
+    """Binary decisions 0/1 and their labels 0/1, both classes present."""
+    try:
+        pred = check_labels(pred, name="pred")
+    except ValueError as exc:
+        if not np.all(_labels_like(pred)):  # scores where decisions are expected
+            raise ValueError(
+                f"{exc}; these look like scores, not binary decisions 0/1: for scores use "
+                f"act_dcf / min_dcf, or take decisions first with optimal_bayes_decisions(llr, "
+                f"prior, Cfn, Cfp)"
+            ) from None
+        raise
+    L = check_binary_labels(L, pred.size, who="this metric")
+    if pred.max() > 1:
         raise ValueError(
-            f"{what} has {n} values but {name} has {L.size} labels: pass one label per score"
+            f"pred holds label {int(pred.max())}: binary decisions must be 0 (H_F) or 1 (H_T)"
         )
-    if n == 0:
-        raise ValueError(f"{what} and {name} are empty (0 samples): a binary metric needs "
-                         f"samples of both classes")
-    if L.max() > 1:
-        raise ValueError(
-            f"{name} holds label {int(L.max())}: a binary metric needs labels 0 (non-target, "
-            f"H_F) and 1 (target, H_T); select two classes or map the labels first"
-        )
-    nt = int(np.count_nonzero(L))
-    nn = L.size - nt
-    if nt == 0 or nn == 0:
-        missing = "target (class 1)" if nt == 0 else "non-target (class 0)"
-        raise ValueError(
-            f"{name} has no {missing} sample ({nt} targets, {nn} non-targets): Pfn and Pfp are "
-            f"only defined when both classes are present"
-        )
-    return L
+    return pred, L
+
+
+def _labels_like(L) -> np.ndarray:
+    """Mask of the entries of L that could be class labels (non-negative integers)."""
+    try:
+        a = np.asarray(L, dtype=np.float64)
+    except (TypeError, ValueError):
+        return np.zeros(1, dtype=bool)
+    return np.isfinite(a) & (a >= 0) & (a == np.round(a))
 
 
 def _warn_if_probabilities(s: np.ndarray, name: str, caller: str) -> None:
@@ -250,66 +253,24 @@ def _warn_if_probabilities(s: np.ndarray, name: str, caller: str) -> None:
         )
 
 
-def _check_binary(scores, L, name: str = "llr") -> tuple[np.ndarray, np.ndarray]:
-    s = _check_scores_1d(scores, name)
-    try:
-        return s, _check_binary_labels(L, s.size, name)
-    except ValueError as exc:
-        # the labels are refused: were they swapped with the scores?
-        if s.size and np.all((s == 0) | (s == 1)) and not np.all(_labels_like(L)):
-            raise ValueError(
-                f"{exc}; {name} holds only 0 and 1 but L does not: did you swap the arguments? "
-                f"pass the scores first, then the labels"
-            ) from None
-        raise
+def _check_application(prior, Cfn, Cfp) -> tuple[np.ndarray, float, float]:
+    """The application (prior, Cfn, Cfp) of section 7.2: the prior(s) in (0, 1) as an array,
+    positive finite costs."""
+    p = np.asarray(check_prior(prior, allow_array=True))
+    cost = "the cost of an error"
+    return (p, check_real(Cfn, "Cfn", low=0.0, strict=True, what=cost),
+            check_real(Cfp, "Cfp", low=0.0, strict=True, what=cost))
 
 
-def _labels_like(L) -> np.ndarray:
-    """Mask of the entries of L that could be class labels (non-negative integers)."""
-    try:
-        a = np.asarray(L, dtype=np.float64)
-    except (TypeError, ValueError):
-        return np.zeros(1, dtype=bool)
-    return np.isfinite(a) & (a >= 0) & (a == np.round(a))
+def _check_one_prior(p: np.ndarray) -> None:
+    if p.ndim != 0:
+        raise ValueError(f"prior must be a single number here (one application at a time), got "
+                         f"shape {p.shape}")
 
 
-def _check_prior(prior, name: str = "prior") -> np.ndarray:
-    """A prior (scalar or 1-D array) in the open interval (0, 1), as a float64 array."""
-    p = _as_float_array(prior, name)
-    if p.ndim > 1:
-        raise ValueError(f"{name} must be a number or a 1-D array of priors, got shape {p.shape}")
-    ok = (p > 0.0) & (p < 1.0)  # False for NaN too
-    if not np.all(ok):
-        bad = p[~ok].ravel()[0]
-        raise ValueError(
-            f"{name} must lie in the open interval (0, 1), got {float(bad)!r}: with a prior of "
-            f"0 or 1 one class never occurs and the normalised DCF is undefined"
-        )
-    return p
-
-
-def _check_cost(c, name: str) -> float:
-    if isinstance(c, (bool, np.bool_)):  # e.g. dcf(pred, L, 0.5, True) meant normalize=True
-        raise TypeError(f"{name} must be a positive number (a cost), got {c!r}")
-    a = _as_float_array(c, name)
-    if a.ndim != 0:
-        raise ValueError(f"{name} must be a number (one application), got shape {a.shape}")
-    v = float(a)
-    if not np.isfinite(v):
-        raise ValueError(f"{name} must be a finite cost, got {v!r}")
-    if v < 0:
-        raise ValueError(f"{name} = {v!r} is negative: costs of errors must be positive")
-    if v == 0:
-        raise ValueError(
-            f"{name} = 0: costs of errors must be positive (a zero cost makes the Bayes "
-            f"threshold infinite and the normalised DCF undefined)"
-        )
-    return v
-
-
-def _check_cost_matrix(costs, K: int | None = None, what: str = "", *,
-                       binary_hint: bool = False) -> np.ndarray:
-    C = _as_float_array(costs, "costs")
+def _check_cost_matrix(costs, *, binary_hint: bool = False) -> np.ndarray:
+    """A square (K, K) matrix of finite non-negative costs ``costs[a, c]``."""
+    C = check_array(costs, "costs")
     if C.ndim != 2 or C.shape[0] != C.shape[1]:
         hint = ("; for a binary task pass three numbers, empirical_bayes_risk(pred, L, prior, "
                 "Cfn, Cfp), or call dcf(pred, L, prior, Cfn, Cfp)") if binary_hint else ""
@@ -317,12 +278,7 @@ def _check_cost_matrix(costs, K: int | None = None, what: str = "", *,
             f"costs must be a square (K, K) matrix with costs[a, c] = cost of deciding a when "
             f"the true class is c, got shape {C.shape}{hint}"
         )
-    if K is not None and C.shape[0] != K:
-        raise ValueError(
-            f"costs has shape {C.shape} but {what} K = {K} classes: expected ({K}, {K})"
-        )
-    if not np.all(np.isfinite(C)):
-        raise ValueError("costs contains NaN or infinite values")
+    check_finite(C, "costs")
     if np.any(C < 0):
         a, c = np.argwhere(C < 0)[0]
         raise ValueError(
@@ -331,38 +287,15 @@ def _check_cost_matrix(costs, K: int | None = None, what: str = "", *,
     return C
 
 
-def _check_class_priors(priors, K: int) -> np.ndarray:
-    p = _as_float_array(priors, "priors")
-    if p.ndim != 1 or p.size != K:
-        raise ValueError(
-            f"priors must be a 1-D array of K = {K} class priors (one per row of costs), got "
-            f"shape {p.shape}"
-        )
-    if not np.all((p >= 0.0) & (p <= 1.0)):
-        bad = p[~((p >= 0.0) & (p <= 1.0))][0]
-        raise ValueError(f"priors must be probabilities in [0, 1], got {float(bad)!r}")
-    if abs(p.sum() - 1.0) > _PRIOR_TOL:
-        raise ValueError(f"priors must sum to 1 (within {_PRIOR_TOL:g}), got {p.sum():.12g}")
-    return p
-
-
-def _check_log_posteriors(log_posteriors, K: int | None = None) -> np.ndarray:
+def _check_log_posteriors(log_posteriors, K: int) -> np.ndarray:
     """Class posteriors (K, N) from their logs; ``K`` (the size of the cost matrix) only
     explains a transposed (N, K) matrix."""
-    lp = _as_float_array(log_posteriors, "log_posteriors")
-    if lp.ndim != 2:
-        hint = "; use vcol(x) for a single sample" if lp.ndim == 1 else ""
-        raise ValueError(
-            f"log_posteriors must be a (K, N) matrix, one row per class and one column per "
-            f"sample, got shape {lp.shape}{hint}"
-        )
-    if np.isnan(lp).any() or np.isposinf(lp).any():
-        raise ValueError("log_posteriors contains NaN or +inf values")
+    lp = check_class_scores(log_posteriors, "log_posteriors")
     P = np.exp(lp)
     dev = np.abs(P.sum(axis=0) - 1.0)
     if dev.size and dev.max() > _POSTERIOR_TOL:
         n = int(dev.argmax())
-        if (K is not None and lp.shape[0] != K and lp.shape[1] == K
+        if (lp.shape[0] != K and lp.shape[1] == K
                 and np.abs(P.sum(axis=1) - 1.0).max() <= _POSTERIOR_TOL):
             raise ValueError(
                 f"log_posteriors has shape {lp.shape}, its rows (not its columns) are "
@@ -382,7 +315,7 @@ def _check_log_posteriors(log_posteriors, K: int | None = None) -> np.ndarray:
 
 
 def error_rate(pred, L) -> float:
-    """Fraction of samples whose predicted class differs from the true one.
+    r"""Fraction of samples whose predicted class differs from the true one.
 
     Parameters
     ----------
@@ -395,19 +328,25 @@ def error_rate(pred, L) -> float:
     -------
     float
         ``mean(pred != L)``, in [0, 1] (multiply by 100 for the notes' percentages).
+
+    Notes
+    -----
+    The off-diagonal mass of the confusion matrix (section 7.1 of the MLPR notes),
+    :math:`1 - \mathrm{tr}(M) / N`.
     """
     pred, L = _check_pred_labels(pred, L)
     return float(np.mean(pred != L))
 
 
 def accuracy(pred, L) -> float:
-    """Fraction of samples classified correctly, ``1 - error_rate(pred, L)``."""
+    r"""Fraction of samples classified correctly, ``1 - error_rate(pred, L)``: the diagonal mass
+    :math:`\mathrm{tr}(M) / N` of the confusion matrix (section 7.1 of the MLPR notes)."""
     pred, L = _check_pred_labels(pred, L)
     return float(np.mean(pred == L))
 
 
 def confusion_matrix(pred, L, K: int | None = None) -> np.ndarray:
-    """Confusion matrix with rows = predicted class, columns = true class.
+    r"""Confusion matrix with rows = predicted class, columns = true class.
 
     Parameters
     ----------
@@ -428,36 +367,39 @@ def confusion_matrix(pred, L, K: int | None = None) -> np.ndarray:
 
     Notes
     -----
-    Section 7.1 of the MLPR notes.
+    Section 7.1 of the MLPR notes:
+
+    .. math:: M_{ij} = \#\{n : \hat c_n = i, \; c_n = j\}
     """
-    pred, L = _check_pred_labels(pred, L)
-    if K is None:
-        K = int(L.max()) + 1
-        if K > _MAX_CLASSES:
-            raise ValueError(
-                f"L holds label {K - 1}: a confusion matrix of {K} classes would need {K}^2 "
-                f"entries; labels must be class indices 0..K-1 (at most {_MAX_CLASSES} "
-                f"classes), re-code them with numpy.unique(L, return_inverse=True)"
-            )
-        if pred.max() >= K:
-            raise ValueError(
-                f"pred holds label {int(pred.max())} but the true labels L are 0..{K - 1}: pass "
-                f"the number of classes K explicitly (confusion_matrix(pred, L, K)) if class "
-                f"{int(pred.max())} exists, otherwise check pred"
-            )
-    else:
+    if K is not None:
         K = check_int(K, "K", low=1, high=_MAX_CLASSES)
-        for a, who in ((pred, "pred"), (L, "L")):
-            if a.max() >= K:
-                raise ValueError(
-                    f"{who} holds label {int(a.max())} but only {K} classes (0..{K - 1}) are "
-                    f"expected"
-                )
+        pred, L = _check_pred_labels(pred, L, K)
+    else:
+        pred, L = _check_pred_labels(pred, L)
+        K = _classes_of_true_labels(pred, L)
     return _confusion_counts(pred, L, K)
 
 
+def _classes_of_true_labels(pred: np.ndarray, L: np.ndarray) -> int:
+    """K = L.max() + 1, refusing labels that are not class indices and stray predictions."""
+    K = int(L.max()) + 1
+    if K > _MAX_CLASSES:
+        raise ValueError(
+            f"L holds label {K - 1}: a confusion matrix of {K} classes would need {K}^2 "
+            f"entries; labels must be class indices 0..K-1 (at most {_MAX_CLASSES} "
+            f"classes), re-code them with numpy.unique(L, return_inverse=True)"
+        )
+    if pred.max() >= K:
+        raise ValueError(
+            f"pred holds label {int(pred.max())} but the true labels L are 0..{K - 1}: pass "
+            f"the number of classes K explicitly (confusion_matrix(pred, L, K)) if class "
+            f"{int(pred.max())} exists, otherwise check pred"
+        )
+    return K
+
+
 def _confusion_counts(pred: np.ndarray, L: np.ndarray, K: int) -> np.ndarray:
-    """M[i, j] = number of samples predicted i whose true class is j, by one bincount."""
+    """Section 7.1: M[i, j] = number of samples predicted i whose true class is j."""
     return np.bincount(pred * K + L, minlength=K * K).reshape(K, K)
 
 
@@ -477,8 +419,25 @@ def binary_rates(M) -> dict:
         ``Pfp`` (false positive / false alarm rate) ``= M[1, 0] / (M[0, 0] + M[1, 0])``,
         ``TPR = 1 - Pfn = M[1, 1] / (M[0, 1] + M[1, 1])`` and
         ``TNR = 1 - Pfp = M[0, 0] / (M[0, 0] + M[1, 0])``, each a float.
+
+    Notes
+    -----
+    Sections 7.1-7.2 of the MLPR notes: the rates of the two errors, per true class, that the
+    ROC curve and the DCF are made of.
     """
-    M = _as_float_array(M, "M")
+    M = _check_binary_confusion(M)
+    n = M.sum(axis=0)  # samples of each true class
+    return {
+        "Pfn": float(M[0, 1] / n[1]),  # targets decided 0
+        "Pfp": float(M[1, 0] / n[0]),  # non-targets decided 1
+        "TPR": float(M[1, 1] / n[1]),
+        "TNR": float(M[0, 0] / n[0]),
+    }
+
+
+def _check_binary_confusion(M) -> np.ndarray:
+    """A (2, 2) matrix of non-negative counts with a sample of each true class."""
+    M = check_array(M, "M")
     if M.shape != (2, 2):
         raise ValueError(
             f"M must be a (2, 2) binary confusion matrix (rows = predicted, columns = true "
@@ -486,37 +445,12 @@ def binary_rates(M) -> dict:
         )
     if not np.all(np.isfinite(M)) or np.any(M < 0):
         raise ValueError("M must hold non-negative finite counts")
-    n = M.sum(axis=0)  # samples of each true class
     for c, who in ((0, "non-target (class 0)"), (1, "target (class 1)")):
-        if n[c] == 0:
+        if M[:, c].sum() == 0:
             raise ValueError(
                 f"M has no true {who} sample (column {c} sums to 0): its rates are undefined"
             )
-    return {
-        "Pfn": float(M[0, 1] / n[1]),
-        "Pfp": float(M[1, 0] / n[0]),
-        "TPR": float(M[1, 1] / n[1]),
-        "TNR": float(M[0, 0] / n[0]),
-    }
-
-
-def _check_binary_pred(pred, L) -> tuple[np.ndarray, np.ndarray]:
-    try:
-        pred = check_labels(pred, name="pred")
-    except ValueError as exc:
-        if not np.all(_labels_like(pred)):  # scores where decisions are expected
-            raise ValueError(
-                f"{exc}; these look like scores, not binary decisions 0/1: for scores use "
-                f"act_dcf / min_dcf, or take decisions first with optimal_bayes_decisions(llr, "
-                f"prior, Cfn, Cfp)"
-            ) from None
-        raise
-    L = _check_binary_labels(L, pred.size, "pred")
-    if pred.max() > 1:
-        raise ValueError(
-            f"pred holds label {int(pred.max())}: binary decisions must be 0 (H_F) or 1 (H_T)"
-        )
-    return pred, L
+    return M
 
 
 def fn_fp_rates(pred, L) -> tuple[float, float]:
@@ -533,21 +467,21 @@ def fn_fp_rates(pred, L) -> tuple[float, float]:
     -------
     (Pfn, Pfp) : tuple of float
         Fraction of targets decided 0, fraction of non-targets decided 1 (see `binary_rates`
-        for TPR and TNR).
+        for TPR and TNR), sections 7.1-7.2 of the MLPR notes.
     """
     pred, L = _check_binary_pred(pred, L)
-    n_fn, n_fp, nt, nn = _error_counts(pred == 1, L)
-    return n_fn / nt, n_fp / nn
+    n_fn, n_fp, nT, nF = _error_counts(pred == 1, L)
+    return n_fn / nT, n_fp / nF  # section 7.1
 
 
 def _error_counts(accept: np.ndarray, L: np.ndarray) -> tuple[int, int, int, int]:
     """Numbers of false negatives and false positives of the decisions ``accept`` (True =
     class 1), and the numbers of targets and non-targets."""
     tar = L == 1
-    nt = int(np.count_nonzero(tar))
+    nT = int(np.count_nonzero(tar))
     n_fn = int(np.count_nonzero(tar & ~accept))  # targets decided 0
     n_fp = int(np.count_nonzero(accept & ~tar))  # non-targets decided 1
-    return n_fn, n_fp, nt, L.size - nt
+    return n_fn, n_fp, nT, L.size - nT
 
 
 # ------------------------------------------------------------------------------------------------
@@ -579,10 +513,13 @@ def effective_prior(prior, Cfn=1.0, Cfp=1.0):
 
     .. math:: \tilde\pi = \frac{\pi C_{fn}}{\pi C_{fn} + (1 - \pi) C_{fp}}
     """
-    p = _check_prior(prior)
-    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
-    out = p * Cfn / (p * Cfn + (1.0 - p) * Cfp)  # eq. effective prior
-    return _as_result(out, p.ndim == 0)
+    p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
+    return _as_result(_effective_prior(p, Cfn, Cfp), p.ndim == 0)
+
+
+def _effective_prior(p: np.ndarray, Cfn: float, Cfp: float) -> np.ndarray:
+    # section 7.2: pi~ = pi Cfn / (pi Cfn + (1 - pi) Cfp)
+    return p * Cfn / (p * Cfn + (1.0 - p) * Cfp)
 
 
 def _threshold(p: np.ndarray, Cfn: float, Cfp: float) -> np.ndarray:
@@ -606,9 +543,10 @@ def bayes_threshold(prior, Cfn=1.0, Cfp=1.0):
     Section 7.2 of the MLPR notes:
 
     .. math:: t = -\log \frac{\pi C_{fn}}{(1 - \pi) C_{fp}}
+
+    the threshold of the Bayes decision rule, eq. (128).
     """
-    p = _check_prior(prior)
-    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     return _as_result(_threshold(p, Cfn, Cfp), p.ndim == 0)
 
 
@@ -642,12 +580,10 @@ def optimal_bayes_decisions(llr, prior, Cfn=1.0, Cfp=1.0) -> np.ndarray:
     :math:`H_F`.
     """
     s = _check_scores_1d(llr, "llr")
-    p = _check_prior(prior)
-    if p.ndim != 0:
-        raise ValueError("prior must be a single number here: one application at a time")
-    t = _threshold(p, _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp"))
+    p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
+    _check_one_prior(p)
     _warn_if_probabilities(s, "llr", "optimal_bayes_decisions")
-    return _accept(s, t).astype(np.int64)
+    return _accept(s, _threshold(p, Cfn, Cfp)).astype(np.int64)
 
 
 def uniform_cost_matrix(K: int) -> np.ndarray:
@@ -679,10 +615,24 @@ def expected_costs(log_posteriors, costs) -> np.ndarray:
 
     .. math:: \mathcal{C}(a \mid x) = \sum_c C(a \mid c) P(c \mid x)
     """
+    return _expected_costs(*_check_posteriors_costs(log_posteriors, costs))
+
+
+def _check_posteriors_costs(log_posteriors, costs) -> tuple[np.ndarray, np.ndarray]:
+    """Posteriors P (K, N) from their logs, and a (K, K) cost matrix of the same K."""
     C = _check_cost_matrix(costs)
     P = _check_log_posteriors(log_posteriors, C.shape[0])
-    C = _check_cost_matrix(C, P.shape[0], "the log-posteriors have")
-    return C @ P  # eq. expected cost of decision a
+    if C.shape[0] != P.shape[0]:
+        K = P.shape[0]
+        raise ValueError(
+            f"costs has shape {C.shape} but the log-posteriors have K = {K} classes: expected "
+            f"({K}, {K})"
+        )
+    return P, C
+
+
+def _expected_costs(P: np.ndarray, C: np.ndarray) -> np.ndarray:
+    return C @ P  # section 7.2: C(a | x_n) = sum_c C(a | c) P(c | x_n)
 
 
 def bayes_decisions(log_posteriors, costs) -> np.ndarray:
@@ -708,21 +658,22 @@ def bayes_decisions(log_posteriors, costs) -> np.ndarray:
     [[0, 1, 2], [1, 0, 1], [2, 1, 0]], posteriors (0.40, 0.25, 0.35), expected costs
     (0.95, 0.75, 1.05)) decides the notes' "class 2", which is index 1 here.
     """
-    return np.argmin(expected_costs(log_posteriors, costs), axis=0).astype(np.int64)
+    P, C = _check_posteriors_costs(log_posteriors, costs)
+    return np.argmin(_expected_costs(P, C), axis=0).astype(np.int64)  # section 7.2
 
 
 # ------------------------------------------------------------------------------------------------
 # DCF
 
 
-def _dcf_from_counts(n_fn, n_fp, nt: int, nn: int, p: np.ndarray, Cfn: float, Cfp: float,
+def _dcf_from_counts(n_fn, n_fp, nT: int, nF: int, p: np.ndarray, Cfn: float, Cfp: float,
                      normalize: bool) -> np.ndarray:
-    """DCF from error counts; the one formula every DCF of this module goes through, so that
-    `dcf`, `act_dcf`, `min_dcf` and `bayes_error_curve` agree to the last bit."""
+    """Section 7.2: the DCF from error counts; the one formula every DCF of this module goes
+    through, so that `dcf`, `act_dcf`, `min_dcf` and `bayes_error_curve` agree to the last bit."""
     a = p * Cfn
     b = (1.0 - p) * Cfp
-    Pfn = np.asarray(n_fn) / nt
-    Pfp = np.asarray(n_fp) / nn
+    Pfn = np.asarray(n_fn) / nT
+    Pfp = np.asarray(n_fp) / nF
     out = a * Pfn + b * Pfp  # section 7.2: DCF_u = pi Cfn Pfn + (1 - pi) Cfp Pfp
     if normalize:
         out = out / np.minimum(a, b)  # the cost of the best data-independent system
@@ -760,11 +711,16 @@ def dcf(pred, L, prior, Cfn=1.0, Cfp=1.0, normalize: bool = True):
         \mathrm{DCF} = \frac{\mathrm{DCF}_u}{\min(\pi C_{fn}, (1 - \pi) C_{fp})}
     """
     pred, L = _check_binary_pred(pred, L)
-    p = _check_prior(prior)
-    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     normalize = check_bool(normalize, "normalize")
-    n_fn, n_fp, nt, nn = _error_counts(pred == 1, L)
-    return _as_result(_dcf_from_counts(n_fn, n_fp, nt, nn, p, Cfn, Cfp, normalize), p.ndim == 0)
+    return _as_result(_dcf_of_decisions(pred == 1, L, p, Cfn, Cfp, normalize), p.ndim == 0)
+
+
+def _dcf_of_decisions(accept: np.ndarray, L: np.ndarray, p: np.ndarray, Cfn: float, Cfp: float,
+                      normalize: bool = True) -> np.ndarray:
+    """Section 7.2: the DCF of the decisions ``accept`` (True = class 1)."""
+    n_fn, n_fp, nT, nF = _error_counts(accept, L)
+    return _dcf_from_counts(n_fn, n_fp, nT, nF, p, Cfn, Cfp, normalize)
 
 
 def empirical_bayes_risk(pred, L, priors, costs, Cfp=None, normalize: bool = True):
@@ -813,10 +769,10 @@ def empirical_bayes_risk(pred, L, priors, costs, Cfp=None, normalize: bool = Tru
     perfect decisions score 0 and the best data-independent system 1; subtracting the diagonal
     from each column, ``costs - numpy.diag(costs)``, changes no decision.
     """
-    normalize = check_bool(normalize, "normalize")
     if np.ndim(priors) == 0 and np.ndim(costs) == 0 and not isinstance(priors, (str, bytes)):
         # the binary form (pred, L, prior, Cfn, Cfp)
         return dcf(pred, L, priors, costs, 1.0 if Cfp is None else Cfp, normalize)
+    normalize = check_bool(normalize, "normalize")
     if Cfp is not None:
         raise TypeError(
             f"Cfp (the fifth argument, {Cfp!r}) belongs to the binary form "
@@ -825,36 +781,40 @@ def empirical_bayes_risk(pred, L, priors, costs, Cfp=None, normalize: bool = Tru
         )
     C = _check_cost_matrix(costs, binary_hint=True)
     K = C.shape[0]
-    pi = _check_class_priors(priors, K)
-    pred, L = _check_pred_labels(pred, L)
-    for a, who in ((pred, "pred"), (L, "L")):
-        if a.max() >= K:
-            raise ValueError(
-                f"{who} holds label {int(a.max())} but only {K} classes (0..{K - 1}) are "
-                f"expected (costs is ({K}, {K}))"
-            )
-    Nc = np.bincount(L, minlength=K)
-    missing = np.flatnonzero((pi > 0) & (Nc == 0))
+    pi = check_class_priors(priors, K)
+    pred, L = _check_pred_labels(pred, L, K)
+    _check_classes_with_prior(L, pi)
+    if normalize:
+        _check_normalisable(C, pi)
+    return _bayes_risk(_confusion_counts(pred, L, K), pi, C, normalize)
+
+
+def _check_classes_with_prior(L: np.ndarray, pi: np.ndarray) -> None:
+    """Every class of positive prior has a sample (its error rate is defined)."""
+    missing = np.flatnonzero((pi > 0) & (np.bincount(L, minlength=pi.size) == 0))
     if missing.size:
         c = int(missing[0])
         raise ValueError(
             f"class {c} has prior {pi[c]:g} but no sample in L: its error rates are undefined"
         )
-    if normalize:
-        if float(np.min(C @ pi)) == 0.0:
-            raise ValueError(
-                "the best data-independent decision has zero expected cost for these priors "
-                "and costs: the normalised risk is undefined; use normalize=False"
-            )
-        if np.any(np.diag(C) != 0):
-            c = int(np.flatnonzero(np.diag(C))[0])
-            raise ValueError(
-                f"costs has a non-zero diagonal (costs[{c}, {c}] = {C[c, c]:g}): the normalised "
-                f"risk assumes that correct decisions cost nothing; subtract the diagonal from "
-                f"each column, costs - numpy.diag(costs) (no decision changes), or pass "
-                f"normalize=False"
-            )
-    return _bayes_risk(_confusion_counts(pred, L, K), pi, C, normalize)
+
+
+def _check_normalisable(C: np.ndarray, pi: np.ndarray) -> None:
+    """The normalised risk needs a best dummy system of positive cost and free correct
+    decisions (a zero diagonal)."""
+    if float(np.min(C @ pi)) == 0.0:
+        raise ValueError(
+            "the best data-independent decision has zero expected cost for these priors "
+            "and costs: the normalised risk is undefined; use normalize=False"
+        )
+    if np.any(np.diag(C) != 0):
+        c = int(np.flatnonzero(np.diag(C))[0])
+        raise ValueError(
+            f"costs has a non-zero diagonal (costs[{c}, {c}] = {C[c, c]:g}): the normalised "
+            f"risk assumes that correct decisions cost nothing; subtract the diagonal from "
+            f"each column, costs - numpy.diag(costs) (no decision changes), or pass "
+            f"normalize=False"
+        )
 
 
 def _bayes_risk(M: np.ndarray, pi: np.ndarray, C: np.ndarray, normalize: bool) -> float:
@@ -881,18 +841,19 @@ class _Ranked(NamedTuple):
     s: np.ndarray
     cum_tar: np.ndarray
     cum_non: np.ndarray
-    nt: int
-    nn: int
+    nT: int
+    nF: int
 
 
 def _rank(s: np.ndarray, L: np.ndarray) -> _Ranked:
+    """Sort the scores once and count the targets below every split."""
     order = np.argsort(s)  # the single O(N log N) step
     N = s.size
     cum_tar = np.zeros(N + 1, dtype=np.int64)
-    np.cumsum(L[order], out=cum_tar[1:])
+    np.cumsum(L[order] == 1, out=cum_tar[1:])
     cum_non = np.arange(N + 1, dtype=np.int64) - cum_tar
-    nt = int(cum_tar[-1])
-    return _Ranked(s[order], cum_tar, cum_non, nt, N - nt)
+    nT = int(cum_tar[-1])
+    return _Ranked(s[order], cum_tar, cum_non, nT, N - nT)
 
 
 def _splits(R: _Ranked) -> np.ndarray:
@@ -909,8 +870,8 @@ def _candidates(R: _Ranked, j: np.ndarray) -> np.ndarray:
     If the tie group just below split j holds only targets, accepting it lowers Pfn and leaves
     Pfp unchanged; if the group just above holds only non-targets, rejecting it lowers Pfp. Such
     splits are strictly worse than a neighbour for every prior in (0, 1) and never lie on the ROC
-    convex hull, so minDCF and the EER only need the others (about 1/7 of 10^6 untied Gaussian
-    scores).
+    convex hull, so minDCF and the rocch EER only need the others (about 1/9 of 10^6 untied
+    Gaussian scores).
     """
     non_below = np.diff(R.cum_non[j])  # non-targets in the group between consecutive splits
     tar_above = np.diff(R.cum_tar[j])
@@ -923,7 +884,7 @@ def _candidates(R: _Ranked, j: np.ndarray) -> np.ndarray:
 
 def _errors(R: _Ranked, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Numbers of false negatives and false positives at splits j."""
-    return R.cum_tar[j], R.nn - R.cum_non[j]
+    return R.cum_tar[j], R.nF - R.cum_non[j]
 
 
 def _split_thresholds(R: _Ranked, j: np.ndarray) -> np.ndarray:
@@ -934,45 +895,37 @@ def _split_thresholds(R: _Ranked, j: np.ndarray) -> np.ndarray:
     return t
 
 
-def _argmin_dcf(n_fn: np.ndarray, n_fp: np.ndarray, R: _Ranked, p: np.ndarray, Cfn: float,
+def _argmin_dcf(Pfn: np.ndarray, Pfp: np.ndarray, p: np.ndarray, Cfn: float,
                 Cfp: float) -> np.ndarray:
-    """For each prior, the index of the operating point of least DCF (the first one on ties),
-    vectorised over priors in blocks of about ``_CHUNK`` elements (the sort is shared by all
-    priors)."""
-    Pfn = n_fn / R.nt
-    Pfp = n_fp / R.nn
-    a = p * Cfn
-    b = (1.0 - p) * Cfp
-    M = Pfn.size
-    rows = max(1, min(p.size, _CHUNK // M))
-    buf = np.empty((rows, M))
-    tmp = np.empty((rows, M))
-    idx = np.empty(p.size, dtype=np.intp)
-    for start in range(0, p.size, rows):
-        stop = min(start + rows, p.size)
-        B, T = buf[: stop - start], tmp[: stop - start]
-        np.multiply(a[start:stop, None], Pfn, out=B)
-        np.multiply(b[start:stop, None], Pfp, out=T)
-        B += T  # DCF_u at every operating point; normalising does not move the argmin
-        idx[start:stop] = B.argmin(axis=1)
-    return idx
+    """For each prior, the index of the first operating point of least DCF (section 7.2).
+
+    The un-normalised DCF (normalising does not move the argmin) of every (prior, operating
+    point) pair, in blocks of priors that keep the matrix near ``_CHUNK`` elements.
+    """
+    a, b = p * Cfn, (1.0 - p) * Cfp
+    rows = max(1, _CHUNK // Pfn.size)  # priors per block
+    blocks = [np.argmin(a[i:i + rows, None] * Pfn + b[i:i + rows, None] * Pfp, axis=1)
+              for i in range(0, p.size, rows)]
+    return np.concatenate(blocks) if blocks else np.empty(0, dtype=np.intp)
 
 
 def _min_dcf_ranked(R: _Ranked, p: np.ndarray, Cfn: float, Cfp: float):
+    """Section 7.3: minDCF and its lowest threshold for each prior, on one sort."""
     j = _candidates(R, _splits(R))  # ascending: the first minimum has the lowest threshold
     if R.s[0] == -np.inf:  # accept-all is no threshold's decision: last, chosen only if best
         j = np.roll(j, -1)
     n_fn, n_fp = _errors(R, j)
-    k = _argmin_dcf(n_fn, n_fp, R, p, Cfn, Cfp)
-    val = _dcf_from_counts(n_fn[k], n_fp[k], R.nt, R.nn, p, Cfn, Cfp, True)
+    k = _argmin_dcf(n_fn / R.nT, n_fp / R.nF, p, Cfn, Cfp)
+    val = _dcf_from_counts(n_fn[k], n_fp[k], R.nT, R.nF, p, Cfn, Cfp, True)
     return val, _split_thresholds(R, j[k])
 
 
 def _act_dcf_ranked(R: _Ranked, p: np.ndarray, Cfn: float, Cfp: float) -> np.ndarray:
+    """Section 7.3: actDCF for each prior, the decisions s > t (eq. 128) read off one sort."""
     t = _threshold(p, Cfn, Cfp)
     k = np.searchsorted(R.s, t, side="right")  # the scores <= t are rejected (s > t accepted)
     n_fn, n_fp = _errors(R, k)
-    return _dcf_from_counts(n_fn, n_fp, R.nt, R.nn, p, Cfn, Cfp, True)
+    return _dcf_from_counts(n_fn, n_fp, R.nT, R.nF, p, Cfn, Cfp, True)
 
 
 def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
@@ -1002,7 +955,8 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
 
     Notes
     -----
-    Section 7.3 of the MLPR notes: the normalised DCF (`dcf`) of the decisions ``llr > t`` is
+    Section 7.3 of the MLPR notes: the normalised DCF (`dcf`) of the decisions ``llr > t``
+    (eq. 128) is
     minimised over every ``t`` that changes a decision, i.e. -inf and every distinct score
     value, and over the two data-independent systems (accept all, reject all), whose better one
     costs exactly 1, so minDCF <= 1. `min_dcf_sweep` computes the same number the textbook way,
@@ -1025,8 +979,7 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
       cost more: the only case where the returned threshold does not attain the minimum.
     """
     s, L = _check_binary(llr, L)
-    p = _check_prior(prior)
-    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     return_threshold = check_bool(return_threshold, "return_threshold")
     val, thr = _min_dcf_ranked(_rank(s, L), p.ravel(), Cfn, Cfp)
     scalar = p.ndim == 0
@@ -1068,20 +1021,24 @@ def min_dcf_sweep(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = Fals
     -inf (reject-all is the threshold at the largest score).
     """
     s, L = _check_binary(llr, L)
-    p = _check_prior(prior)
-    if p.ndim != 0:
-        raise ValueError("prior must be a single number here: one application at a time")
-    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
+    _check_one_prior(p)
     return_threshold = check_bool(return_threshold, "return_threshold")
+    best, best_t = _min_dcf_by_sweep(s, L, p, Cfn, Cfp)
+    return (best, best_t) if return_threshold else best
+
+
+def _min_dcf_by_sweep(s: np.ndarray, L: np.ndarray, p: np.ndarray, Cfn: float,
+                      Cfp: float) -> tuple[float, float]:
+    """Section 7.3, the textbook way: one DCF per threshold, the lowest threshold on ties."""
     systems = [(t, _accept(s, t)) for t in [-np.inf, *np.unique(s)]]  # ascending thresholds
     systems.append((-np.inf, np.ones(s.size, dtype=bool)))  # accept all, even -inf scores
     best, best_t = np.inf, np.nan
     for t, accept in systems:
-        n_fn, n_fp, nt, nn = _error_counts(accept, L)
-        d = float(_dcf_from_counts(n_fn, n_fp, nt, nn, p, Cfn, Cfp, True))
+        d = float(_dcf_of_decisions(accept, L, p, Cfn, Cfp))  # the decisions s > t, eq. (128)
         if d < best:  # strictly: the first (lowest) threshold wins ties
             best, best_t = d, float(t)
-    return (best, best_t) if return_threshold else best
+    return best, best_t
 
 
 def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
@@ -1106,17 +1063,15 @@ def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
     Notes
     -----
     Section 7.3 of the MLPR notes: ``dcf(optimal_bayes_decisions(llr, prior, Cfn, Cfp), L,
-    prior, Cfn, Cfp)``, with decisions ``llr > t`` (the module's rule; an llr equal to t is
-    decided 0), :math:`t = -\log \frac{\pi C_{fn}}{(1 - \pi) C_{fp}}`. ``act_dcf - min_dcf >= 0``
-    is the calibration loss.
+    prior, Cfn, Cfp)``, with decisions ``llr > t`` (eq. 128, the module's rule; an llr equal
+    to t is decided 0), :math:`t = -\log \frac{\pi C_{fn}}{(1 - \pi) C_{fp}}`.
+    ``act_dcf - min_dcf >= 0`` is the calibration loss.
     """
     s, L = _check_binary(llr, L)
-    p = _check_prior(prior)
-    Cfn, Cfp = _check_cost(Cfn, "Cfn"), _check_cost(Cfp, "Cfp")
+    p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     _warn_if_probabilities(s, "llr", "act_dcf")
     if p.ndim == 0:  # one application: O(N), no sort
-        n_fn, n_fp, nt, nn = _error_counts(_accept(s, _threshold(p, Cfn, Cfp)), L)
-        return float(_dcf_from_counts(n_fn, n_fp, nt, nn, p, Cfn, Cfp, True))
+        return float(_dcf_of_decisions(_accept(s, _threshold(p, Cfn, Cfp)), L, p, Cfn, Cfp))
     return _act_dcf_ranked(_rank(s, L), p, Cfn, Cfp)
 
 
@@ -1146,11 +1101,23 @@ def bayes_error_curve(llr, L, prior_log_odds):
 
     Notes
     -----
-    Section 7.3 of the MLPR notes. The scores are sorted once for all priors; the results equal
-    the per-prior calls to `act_dcf` and `min_dcf` exactly.
+    Section 7.3 of the MLPR notes: at each effective prior :math:`\tilde\pi = 1 / (1 + e^{-x})`,
+    the actDCF of the decisions :math:`\mathrm{llr} > -x` (eq. 128) and the minDCF. The plain
+    reference is the loop ``[act_dcf(llr, L, p) for p in pi]``, ``[min_dcf_sweep(llr, L, p)
+    for p in pi]``; here the scores are sorted once for all priors, and the results equal
+    those calls exactly.
     """
     s, L = _check_binary(llr, L)
-    x = _as_float_array(prior_log_odds, "prior_log_odds")
+    x, pi = _check_prior_log_odds(prior_log_odds)
+    _warn_if_probabilities(s, "llr", "bayes_error_curve")
+    R = _rank(s, L)
+    minimum, _ = _min_dcf_ranked(R, pi, 1.0, 1.0)
+    return x, _act_dcf_ranked(R, pi, 1.0, 1.0), minimum
+
+
+def _check_prior_log_odds(prior_log_odds) -> tuple[np.ndarray, np.ndarray]:
+    """Finite 1-D log-odds x, and their effective priors 1 / (1 + e^-x), all in (0, 1)."""
+    x = check_array(prior_log_odds, "prior_log_odds")
     if x.ndim != 1:
         raise ValueError(f"prior_log_odds must be a 1-D array, got shape {x.shape}")
     if not np.all(np.isfinite(x)):
@@ -1162,10 +1129,7 @@ def bayes_error_curve(llr, L, prior_log_odds):
             f"prior_log_odds = {bad!r} gives an effective prior of 0 or 1 in float64: keep "
             f"|prior_log_odds| below about 36"
         )
-    _warn_if_probabilities(s, "llr", "bayes_error_curve")
-    R = _rank(s, L)
-    minimum, _ = _min_dcf_ranked(R, pi, 1.0, 1.0)
-    return x, _act_dcf_ranked(R, pi, 1.0, 1.0), minimum
+    return x, pi
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1197,7 +1161,8 @@ def roc_points(scores, L, return_thresholds: bool = False):
 
     Notes
     -----
-    Section 7.1 of the MLPR notes. If some scores are -inf, no threshold accepts them: the last
+    Section 7.1 of the MLPR notes, with the decisions ``scores > t`` of eq. (128). If some
+    scores are -inf, no threshold accepts them: the last
     point (1, 1) is then the data-independent accept-all system, listed with threshold -inf like
     the point before it (which rejects exactly the -inf scores).
     """
@@ -1206,8 +1171,8 @@ def roc_points(scores, L, return_thresholds: bool = False):
     R = _rank(s, L)
     j = _splits(R)[::-1]
     n_fn, n_fp = _errors(R, j)
-    Pfp = n_fp / R.nn
-    Ptp = (R.nt - n_fn) / R.nt
+    Pfp = n_fp / R.nF
+    Ptp = (R.nT - n_fn) / R.nT
     if return_thresholds:
         return Pfp, Ptp, _split_thresholds(R, j)
     return Pfp, Ptp
@@ -1218,7 +1183,8 @@ def det_points(scores, L, return_thresholds: bool = False):
 
     Same points, thresholds and order as `roc_points` (Pfp non-decreasing, Pfn non-increasing),
     with the miss rate ``Pfn = 1 - Ptp`` instead of the true positive rate; `mlpr.plots.plot_det`
-    draws them on normal-deviate (probit) axes. Section 7.1 of the MLPR notes.
+    draws them on normal-deviate (probit) axes. Section 7.1 of the MLPR notes (decisions
+    ``scores > t``, eq. 128).
     """
     out = roc_points(scores, L, return_thresholds)
     return (out[0], 1.0 - out[1]) + tuple(out[2:])
@@ -1239,16 +1205,16 @@ def _pav_blocks(y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sw: list[float] = []  # per block: sum of weights, sum of weighted values, number of runs
     swy: list[float] = []
     nrun: list[int] = []
-    for ww, wy in zip(run_w.tolist(), run_wy.tolist()):
-        n = 1
-        # pool while the block below has a larger mean: wy_prev / w_prev > wy / ww
-        while sw and swy[-1] * ww > wy * sw[-1]:
-            ww += sw.pop()
-            wy += swy.pop()
-            n += nrun.pop()
-        sw.append(ww)
-        swy.append(wy)
-        nrun.append(n)
+    for w_run, wy_run in zip(run_w.tolist(), run_wy.tolist()):
+        w_b, wy_b, n_b = w_run, wy_run, 1  # a new block: this run
+        # pool while the block below has a larger mean: swy[-1] / sw[-1] > wy_b / w_b
+        while sw and swy[-1] * w_b > wy_b * sw[-1]:
+            w_b += sw.pop()
+            wy_b += swy.pop()
+            n_b += nrun.pop()
+        sw.append(w_b)
+        swy.append(wy_b)
+        nrun.append(n_b)
     values = np.array(swy) / np.array(sw)
     run_block_end = np.cumsum(nrun)  # in runs
     single = np.array(nrun) == 1
@@ -1296,9 +1262,16 @@ def pav(y, w=None) -> np.ndarray:
             raise ValueError(f"w must hold positive weights, got {float(w[w <= 0][0])!r}")
     if y.size == 0:
         return y.copy()
-    # The fit is unchanged when the weights are scaled and scales with y: powers of two bring
-    # them (exactly) near 1 where sums of products w * y would otherwise overflow float64, e.g.
-    # weights of 1e308, or underflow, weights of 1e-320.
+    return _pav_scaled(y, w)
+
+
+def _pav_scaled(y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """`_pav_blocks` on y and w scaled by powers of two, the fit expanded to one value per y.
+
+    The fit is unchanged when the weights are scaled and scales with y: powers of two bring
+    them (exactly) near 1 where sums of products w * y would otherwise overflow float64, e.g.
+    weights of 1e308, or underflow, weights of 1e-320.
+    """
     w = np.ldexp(w, -np.frexp(w.max())[1])
     ey = 0
     with np.errstate(over="ignore"):
@@ -1308,15 +1281,12 @@ def pav(y, w=None) -> np.ndarray:
     return np.repeat(np.ldexp(values, ey), sizes)
 
 
-def _groups(R: _Ranked) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Tie groups in ascending score order: splits j, group sizes and targets per group."""
-    j = _splits(R)
-    return j, np.diff(j), np.diff(R.cum_tar[j])
-
-
-def _hull_splits(R: _Ranked) -> np.ndarray:
-    """The splits at the vertices of the ROC convex hull, ascending, via PAV on the tie groups."""
-    j, n_g, t_g = _groups(R)
+def _hull_splits(R: _Ranked, j: np.ndarray) -> np.ndarray:
+    """The splits among j (ascending, from 0 to N) at the vertices of the convex hull of their
+    operating points: PAV on the target fraction of the groups of scores between consecutive
+    splits, each block of groups being one segment of the hull."""
+    n_g = np.diff(j)  # scores per group
+    t_g = np.diff(R.cum_tar[j])  # targets per group
     _, sizes = _pav_blocks(t_g / n_g, n_g.astype(np.float64))
     return j[np.concatenate(([0], np.cumsum(sizes)))]
 
@@ -1324,11 +1294,12 @@ def _hull_splits(R: _Ranked) -> np.ndarray:
 def roc_convex_hull(scores, L) -> tuple[np.ndarray, np.ndarray]:
     """Vertices (Pfp, Pfn) of the ROC convex hull (ROCCH), in the order of `det_points`.
 
-    The lower-left convex hull of the (Pfp, Pfn) operating points: every DCF is minimised at one
-    of its vertices, and it crosses Pfn = Pfp at the rocch EER. Computed with `pav` on the target
-    fraction of each tie group in score order: the PAV blocks are the hull's segments. Collinear
-    points between blocks of equal value may appear as vertices. Beyond the notes (BOSARIS's
-    ROCCH); `eer` with ``method="rocch"`` uses it.
+    The lower-left convex hull of the (Pfp, Pfn) operating points of section 7.1 (decisions
+    ``scores > t``, eq. 128): every DCF is minimised at one of its vertices, and it crosses
+    Pfn = Pfp at the rocch EER. Computed with `pav` on the target fraction of each tie group in
+    score order: the PAV blocks are the hull's segments. Collinear points between blocks of
+    equal value may appear as vertices. Beyond the notes (BOSARIS's ROCCH); `eer` with
+    ``method="rocch"`` computes the same hull from the corners of the ROC staircase only.
 
     Returns
     -------
@@ -1339,16 +1310,16 @@ def roc_convex_hull(scores, L) -> tuple[np.ndarray, np.ndarray]:
     """
     s, L = _check_binary(scores, L, "scores")
     R = _rank(s, L)
-    j = _hull_splits(R)[::-1]
+    j = _hull_splits(R, _splits(R))[::-1]
     n_fn, n_fp = _errors(R, j)
-    return n_fp / R.nn, n_fn / R.nt
+    return n_fp / R.nF, n_fn / R.nT
 
 
 def _eer_threshold(R: _Ranked) -> float:
     """Section 7.1: the mean of Pfn and Pfp at the first (lowest-threshold) operating point
     where |Pfn - Pfp| is smallest."""
     n_fn, n_fp = _errors(R, _splits(R))
-    Pfn, Pfp = n_fn / R.nt, n_fp / R.nn
+    Pfn, Pfp = n_fn / R.nT, n_fp / R.nF
     k = int(np.argmin(np.abs(Pfn - Pfp)))
     return float(0.5 * (Pfn[k] + Pfp[k]))
 
@@ -1356,8 +1327,9 @@ def _eer_threshold(R: _Ranked) -> float:
 def _eer_rocch(R: _Ranked) -> float:
     """Where the ROC convex hull crosses Pfn = Pfp: on the hull's vertices (ascending splits,
     Pfn rising and Pfp falling), the segment on which Pfn - Pfp changes sign."""
-    n_fn, n_fp = _errors(R, _hull_splits(R))
-    Pfn, Pfp = n_fn / R.nt, n_fp / R.nn
+    # the corners of the staircase have the same hull as all the operating points
+    n_fn, n_fp = _errors(R, _hull_splits(R, _candidates(R, _splits(R))))
+    Pfn, Pfp = n_fn / R.nT, n_fp / R.nF
     d = Pfn - Pfp  # non-decreasing from -1 (accept all) to +1 (reject all)
     k = int(np.argmax(d >= 0))
     if d[k] == 0:
@@ -1395,7 +1367,8 @@ def eer(scores, L, method: str = "threshold") -> float:
 
     Notes
     -----
-    Section 7.1 of the MLPR notes. ``"threshold"``: with the operating points
+    Section 7.1 of the MLPR notes. ``"threshold"``: with the operating points (decisions
+    ``scores > t``, eq. 128)
     :math:`(P_{fn}(t), P_{fp}(t))` of the thresholds t,
 
     .. math::
@@ -1492,17 +1465,15 @@ def min_cllr(llr, L) -> float:
     """
     s, L = _check_binary(llr, L)
     R = _rank(s, L)
-    j, n_g, t_g = _groups(R)
-    _, sizes = _pav_blocks(t_g / n_g, n_g.astype(np.float64))
-    edges = np.concatenate(([0], np.cumsum(sizes)))
-    T = np.diff(R.cum_tar[j[edges]]).astype(np.float64)  # targets per block
-    Nn_b = np.diff(R.cum_non[j[edges]]).astype(np.float64)  # non-targets per block
+    edges = _hull_splits(R, _splits(R))  # the PAV blocks of tie groups
+    T_b = np.diff(R.cum_tar[edges]).astype(np.float64)  # targets per block
+    F_b = np.diff(R.cum_non[edges]).astype(np.float64)  # non-targets per block
     with np.errstate(divide="ignore"):
-        lb = np.log(T) - np.log(Nn_b) - np.log(R.nt) + np.log(R.nn)
+        llr_b = np.log(T_b) - np.log(F_b) - np.log(R.nT) + np.log(R.nF)
     # a block without targets (llr = -inf) adds nothing to the target term, not 0 * inf
-    t, n = T > 0, Nn_b > 0
-    c_tar = np.sum(T[t] * np.logaddexp(0.0, -lb[t])) / (_LN2 * R.nt)
-    c_non = np.sum(Nn_b[n] * np.logaddexp(0.0, lb[n])) / (_LN2 * R.nn)
+    tar, non = T_b > 0, F_b > 0
+    c_tar = np.sum(T_b[tar] * np.logaddexp(0.0, -llr_b[tar])) / (_LN2 * R.nT)
+    c_non = np.sum(F_b[non] * np.logaddexp(0.0, llr_b[non])) / (_LN2 * R.nF)
     return float(0.5 * (c_tar + c_non))
 
 
@@ -1532,6 +1503,12 @@ def kfold_scores(train, D, L, k: int, seed: int | None = None) -> np.ndarray:
     ndarray, shape (N,) or (K, N)
         Column n holds the score of sample n from the model trained on the folds that do not
         contain it; every sample is scored exactly once.
+
+    Notes
+    -----
+    The first level of the K-fold protocol of section 7.3 of the MLPR notes: scores that no
+    model saw in training, on which minDCF / actDCF (and a calibrator, `mlpr.calibration`) are
+    computed honestly.
     """
     if not callable(train):
         raise TypeError(
@@ -1543,33 +1520,11 @@ def kfold_scores(train, D, L, k: int, seed: int | None = None) -> np.ndarray:
     if seed is None:
         folds = kfold_indices(N, k)
     else:
-        seed = check_int(seed, "seed", low=0)
-        folds = kfold_shuffled_indices(N, k, np.random.default_rng(seed))
+        rng = np.random.default_rng(check_int(seed, "seed", low=0))
+        folds = kfold_shuffled_indices(N, k, rng)
     out = None
     for i, (tr, va) in enumerate(folds):
-        try:
-            model = train(D[:, tr], L[tr])
-        except Exception as exc:  # the training set of one fold may lack what train needs
-            if hasattr(exc, "add_note"):  # Python >= 3.11
-                exc.add_note(f"(raised by train on the training set of fold {i} of {k}, "
-                             f"{tr.size} samples, classes {np.unique(L[tr]).tolist()[:10]})")
-            raise
-        if not callable(getattr(model, "scores", None)):
-            raise TypeError(
-                f"train returned a {type(model).__name__} without a scores(D) method"
-            )
-        S = _as_float_array(model.scores(D[:, va]), f"fold {i}: model.scores(D)")
-        if S.ndim not in (1, 2) or S.shape[-1] != va.size:
-            raise ValueError(
-                f"fold {i}: model.scores returned shape {S.shape} for {va.size} samples; "
-                f"expected ({va.size},) or (K, {va.size})"
-            )
-        if np.isnan(S).any():
-            raise ValueError(
-                f"fold {i}: model.scores returned NaN for "
-                f"{int(np.isnan(S).reshape(-1, va.size).any(axis=0).sum())} "
-                f"of its {va.size} validation samples; check the model trained on that fold"
-            )
+        S = _fold_scores(_train_fold(train, D, L, tr, i, k), D[:, va], i)
         if out is None:
             out = np.empty(S.shape[:-1] + (N,))
         elif S.shape[:-1] != out.shape[:-1]:
@@ -1577,5 +1532,37 @@ def kfold_scores(train, D, L, k: int, seed: int | None = None) -> np.ndarray:
                 f"fold {i}: model.scores returned shape {S.shape}, inconsistent with the "
                 f"previous folds ({out.shape[:-1]} rows)"
             )
-        out[..., va] = S
+        out[..., va] = S  # each sample is scored by the model that did not train on it
     return out
+
+
+def _train_fold(train, D: np.ndarray, L: np.ndarray, tr: np.ndarray, i: int, k: int):
+    """``train`` on the training set of fold i; an error says which fold it came from."""
+    try:
+        model = train(D[:, tr], L[tr])
+    except Exception as exc:  # the training set of one fold may lack what train needs
+        if hasattr(exc, "add_note"):  # Python >= 3.11
+            exc.add_note(f"(raised by train on the training set of fold {i} of {k}, "
+                         f"{tr.size} samples, classes {np.unique(L[tr]).tolist()[:10]})")
+        raise
+    if not callable(getattr(model, "scores", None)):
+        raise TypeError(f"train returned a {type(model).__name__} without a scores(D) method")
+    return model
+
+
+def _fold_scores(model, D_va: np.ndarray, i: int) -> np.ndarray:
+    """The scores (n,) or (K, n) of the n validation samples of fold i, without NaN."""
+    n = D_va.shape[1]
+    S = check_array(model.scores(D_va), f"fold {i}: model.scores(D)")
+    if S.ndim not in (1, 2) or S.shape[-1] != n:
+        raise ValueError(
+            f"fold {i}: model.scores returned shape {S.shape} for {n} samples; expected ({n},) "
+            f"or (K, {n})"
+        )
+    if np.isnan(S).any():
+        raise ValueError(
+            f"fold {i}: model.scores returned NaN for "
+            f"{int(np.isnan(S).reshape(-1, n).any(axis=0).sum())} of its {n} validation "
+            f"samples; check the model trained on that fold"
+        )
+    return S

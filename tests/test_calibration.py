@@ -14,8 +14,8 @@ from mlpr.calibration import (
     train_linear_calibration,
 )
 from mlpr.evaluation import act_dcf, cllr, min_cllr, min_dcf
-from mlpr.logreg import ConvergenceWarning, logreg_obj_wrap, train_logreg_binary
-from mlpr.utils import kfold_shuffled_indices, vrow
+from mlpr.logreg import logreg_obj_wrap, train_logreg_binary
+from mlpr.utils import ConvergenceWarning, kfold_shuffled_indices, vrow
 
 PRIORS = (0.1, 0.5, 0.9)
 
@@ -267,9 +267,9 @@ def test_kfold_calibrate_fusion_and_defaults():
 def test_errors_prior_and_lambda():
     s, L = gaussian_llrs(20, 20)
     for p in (0.0, 1.0, -0.1, 1.5, float("nan")):
-        with pytest.raises(ValueError, match="open interval"):
+        with pytest.raises(ValueError, match=r"prior.*\(0, 1\)"):
             train_linear_calibration(s, L, p)
-        with pytest.raises(ValueError, match="open interval"):
+        with pytest.raises(ValueError, match=r"prior.*\(0, 1\)"):
             kfold_calibrate(s, L, p)
     with pytest.raises(TypeError, match="prior"):
         train_linear_calibration(s, L, True)
@@ -277,6 +277,8 @@ def test_errors_prior_and_lambda():
         train_linear_calibration(s, L, None)
     with pytest.raises(ValueError, match="lambda"):
         train_linear_calibration(s, L, 0.5, l=-1.0)
+    with pytest.raises(ValueError, match="lambda"):
+        kfold_calibrate(s, L, 0.5, l=np.inf)
 
 
 def test_errors_scores_and_labels():
@@ -329,9 +331,9 @@ def test_errors_method_fusion_and_isotonic_inputs():
     S = np.vstack([s, -s])
     with pytest.raises(ValueError, match="method must be one of"):
         kfold_calibrate(s, L, 0.5, method="platt")
-    with pytest.raises(ValueError, match="isotonic calibration takes the \\(N,\\) scores"):
+    with pytest.raises(ValueError, match=r"scores has shape \(2, 40\)"):
         kfold_calibrate(S, L, 0.5, method="isotonic")
-    with pytest.raises(ValueError, match="isotonic calibration takes the \\(N,\\) scores"):
+    with pytest.raises(ValueError, match=r"s has shape \(2, 40\)"):
         train_isotonic_calibration(S, L)
     with pytest.raises(ValueError, match="k must be <= 40"):
         kfold_calibrate(s, L, 0.5, k=41)
@@ -351,9 +353,10 @@ def test_errors_method_fusion_and_isotonic_inputs():
 
 def test_scores_whose_products_overflow():
     s, L = gaussian_llrs(20, 20)
-    with pytest.raises(ValueError, match=r"S has values up to [\d.]+e\+200 in magnitude: products "
-                                         r"of its values overflow float64"):
+    with pytest.raises(ValueError, match=r"S has values up to [\d.]+e\+200.*overflow"):
         train_linear_calibration(s * 1e200, L, 0.5)
+    with pytest.raises(ValueError, match=r"scores has values up to [\d.]+e\+200.*overflow"):
+        kfold_calibrate(s * 1e200, L, 0.5)
     iso = train_isotonic_calibration(s * 1e200, L)  # only the order matters to isotonic
     np.testing.assert_array_equal(iso.scores(s * 1e200), train_isotonic_calibration(s, L).scores(s))
 
@@ -372,21 +375,19 @@ def test_swapped_scores_and_labels():
     s, L = gaussian_llrs(20, 20)
     for train in (lambda a, b: train_linear_calibration(a, b, 0.5), train_isotonic_calibration,
                   lambda a, b: kfold_calibrate(a, b)):
-        with pytest.raises(ValueError, match=r"non-integer values; (S|s|scores) holds only 0 and "
-                                             r"1: did you swap the arguments\?"):
+        with pytest.raises(ValueError, match="did you swap"):
             train(L, s)
 
 
 def test_errors_name_the_argument():
     s, L = gaussian_llrs(20, 20)
-    with pytest.raises(ValueError, match=r"s has shape \(40, 1\).*did you mean s\.T\?"):
+    with pytest.raises(ValueError, match=r"s has shape \(40, 1\).*s\.T"):
         train_isotonic_calibration(s.reshape(-1, 1), L)
-    with pytest.raises(ValueError, match=r"scores has shape \(40, 2\).*did you mean scores\.T\?"):
+    with pytest.raises(ValueError, match=r"scores has shape \(40, 2\).*scores\.T"):
         kfold_calibrate(np.vstack([s, -s]).T, L)
-    with pytest.raises(ValueError, match=r"scores\[1\] contains NaN or infinite values"):
+    with pytest.raises(ValueError, match=r"scores\[1\] contains NaN"):
         train_fusion([s, np.where(L == 1, np.nan, s)], L, 0.5)
-    with pytest.raises(ValueError, match=r"scores\[0\] has shape \(1, 40\): each system's scores "
-                                         r"must be a 1-D vector"):
+    with pytest.raises(ValueError, match=r"scores\[0\] has shape \(1, 40\)"):
         train_fusion([s[None], s[None]], L, 0.5)
     with pytest.raises(ValueError, match="method must be one of"):
         kfold_calibrate(s, L, method=np.array(["linear"]))
@@ -398,12 +399,9 @@ def test_kfold_calibrate_fold_without_a_class(method):
     L = np.zeros(20, int)
     L[[3, 4]] = 1
     # with seed 1, one validation fold holds both targets: the other 9 folds have none
-    with pytest.raises(ValueError, match=r"fold \d: the scores of the other 9 folds \(18 scores\) "
-                                         r"have no sample of class 1.*L has only 2 of class 1: use "
-                                         r"fewer folds k, or another seed"):
+    with pytest.raises(ValueError, match=r"fold \d.*no sample of class 1.*fewer folds k"):
         kfold_calibrate(s, L, k=10, seed=1, method=method)
     L1 = np.zeros(20, int)
     L1[3] = 1
-    with pytest.raises(ValueError, match=r"needs at least 2 samples of each class, L has only 1 "
-                                         r"of class 1"):
+    with pytest.raises(ValueError, match="at least 2 samples of each class"):
         kfold_calibrate(s, L1, k=2, method=method)

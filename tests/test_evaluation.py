@@ -8,7 +8,6 @@ import warnings
 import numpy as np
 import pytest
 
-import mlpr.evaluation as ev
 from mlpr.evaluation import (
     accuracy,
     act_dcf,
@@ -105,11 +104,11 @@ def test_error_rate_and_accuracy():
 
 
 def test_errors():
-    with pytest.raises(ValueError, match="pred has 2 labels but the data have 3 samples"):
+    with pytest.raises(ValueError, match="pred has 2 labels"):
         error_rate([0, 1], [0, 1, 1])
     with pytest.raises(ValueError, match="L is empty"):
         error_rate([], [])
-    with pytest.raises(ValueError, match=r"pred holds label 3 but only 2 classes"):
+    with pytest.raises(ValueError, match="pred holds label 3"):
         confusion_matrix([0, 3], [0, 1], K=2)
     with pytest.raises(ValueError, match="negative"):
         confusion_matrix([0, -1], [0, 1])
@@ -356,7 +355,7 @@ def test_min_dcf_equals_the_textbook_sweep(seed):
         assert vals.tolist() == [v for v, _ in sweep] and thr.tolist() == [t for _, t in sweep]
 
 
-def test_min_dcf_vectorised_over_priors_equals_scalar_loop(monkeypatch):
+def test_min_dcf_vectorised_over_priors_equals_scalar_loop():
     s, L = tied_data(11, n=500, shift=1.2, scale=3.0)
     priors = np.linspace(0.01, 0.99, 57)
     vals, thr = min_dcf(s, L, priors, 2.0, 1.5, return_threshold=True)
@@ -364,25 +363,30 @@ def test_min_dcf_vectorised_over_priors_equals_scalar_loop(monkeypatch):
     for p, v, t in zip(priors, vals, thr):
         v1, t1 = min_dcf(s, L, p, 2.0, 1.5, return_threshold=True)
         assert v == v1 and t == t1
-    # blocks of priors (forced small) give the same answer
-    monkeypatch.setattr(ev, "_CHUNK", 50)
-    assert np.array_equal(min_dcf(s, L, priors, 2.0, 1.5), vals)
 
 
-def test_bayes_error_curve_matches_per_prior_calls_with_one_sort(monkeypatch):
+def test_min_dcf_of_many_priors_does_not_depend_on_how_they_are_grouped():
+    # 4000 priors x about 4,000 operating points: min_dcf splits the (priors x points) matrix
+    # into blocks of priors; one call and calls of 97 priors (other block boundaries) must agree
+    rng = np.random.default_rng(12)
+    L = (rng.random(20_000) < 0.5).astype(int)
+    s = rng.normal(size=L.size) + L
+    priors = np.linspace(0.001, 0.999, 4000)
+    vals, thr = min_dcf(s, L, priors, return_threshold=True)
+    parts = [min_dcf(s, L, priors[i:i + 97], return_threshold=True) for i in range(0, 4000, 97)]
+    assert np.array_equal(vals, np.concatenate([v for v, _ in parts]))
+    assert np.array_equal(thr, np.concatenate([t for _, t in parts]))
+
+
+def test_bayes_error_curve_equals_its_plain_reference():
     s, L = tied_data(5, n=400, shift=1.0, scale=1.7)
     s = s / 2 - 0.3  # not calibrated: actDCF > minDCF somewhere
     x = np.linspace(-4, 4, 41)
-    calls = []
-    real_argsort = np.argsort
-    monkeypatch.setattr(ev.np, "argsort", lambda *a, **k: calls.append(1) or real_argsort(*a, **k))
     x_out, act, mn = bayes_error_curve(s, L, x)
-    assert len(calls) == 1  # one sort for all priors
-    monkeypatch.undo()
     assert np.array_equal(x_out, x)
     pi = 1 / (1 + np.exp(-x))
-    for k, p in enumerate(pi):
-        assert mn[k] == min_dcf(s, L, p)
+    for k, p in enumerate(pi):  # the documented reference: one call per prior
+        assert mn[k] == min_dcf_sweep(s, L, p) == min_dcf(s, L, p)
         assert act[k] == act_dcf(s, L, p)
         assert mn[k] == pytest.approx(brute_min_dcf(s, L, p), rel=1e-12)
     assert np.all(mn <= act + 1e-15) and np.all(mn <= 1.0)
@@ -514,6 +518,18 @@ def test_eer_is_the_maximum_over_priors_of_the_minimum_bayes_error(seed):
     perm = np.random.default_rng(seed).permutation(s.size)
     assert eer(s[perm], L[perm], "rocch") == e and eer(np.exp(s), L, "rocch") == e
     assert abs(eer(s, L) - e) < 0.25
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_eer_rocch_is_where_the_full_hull_crosses_the_diagonal(seed):
+    # eer "rocch" builds the hull from the corners of the ROC staircase only; the hull of every
+    # operating point (roc_convex_hull) must cross Pfn = Pfp at the same value
+    s, L = tied_data(seed, n=150 + 100 * seed, shift=0.8, scale=1.0 + seed)
+    hx, hy = roc_convex_hull(s, L)
+    d = hy - hx  # decreasing from 1 (reject all) to -1 (accept all)
+    k = int(np.argmax(d <= 0))
+    u = d[k - 1] / (d[k - 1] - d[k])  # the fraction of the segment k - 1 -> k where d = 0
+    assert eer(s, L, "rocch") == pytest.approx(hy[k - 1] + u * (hy[k] - hy[k - 1]), rel=1e-14)
 
 
 def test_roc_convex_hull_is_convex_and_below_every_point():
@@ -700,17 +716,17 @@ BINARY_METRICS = [
 
 @pytest.mark.parametrize("metric", BINARY_METRICS)
 def test_binary_metric_errors(metric):
-    with pytest.raises(ValueError, match=r"has 3 values but L has 4 labels"):
+    with pytest.raises(ValueError, match="L has 4 labels"):
         metric([0.1, 0.2, 0.3], [0, 1, 0, 1])
-    with pytest.raises(ValueError, match=r"L holds label 2: a binary metric needs labels 0"):
+    with pytest.raises(ValueError, match="L holds label 2"):
         metric([0.1, 0.2, 0.3], [0, 1, 2])
-    with pytest.raises(ValueError, match=r"no target \(class 1\) sample"):
+    with pytest.raises(ValueError, match="no sample of class 1"):
         metric([0.1, 0.2, 0.3], [0, 0, 0])
-    with pytest.raises(ValueError, match=r"no non-target \(class 0\) sample"):
+    with pytest.raises(ValueError, match="no sample of class 0"):
         metric([0.1, 0.2], [1, 1])
-    with pytest.raises(ValueError, match=r"contains NaN values \(first at index 1"):
+    with pytest.raises(ValueError, match=r"NaN.*index 1"):
         metric([0.1, np.nan, 0.3], [0, 1, 1])
-    with pytest.raises(ValueError, match=r"must be a 1-D array of N scores.*S\[1\] - S\[0\]"):
+    with pytest.raises(ValueError, match=r"shape \(2, 3\).*S\[1\] - S\[0\]"):
         metric(np.zeros((2, 3)), [0, 1, 1])
     with pytest.raises(ValueError, match=r"ravel"):
         metric(np.zeros((3, 1)), [0, 1, 1])
@@ -725,20 +741,17 @@ def test_prior_and_cost_errors():
               lambda p: optimal_bayes_decisions(s, p), lambda p: effective_prior(p),
               lambda p: bayes_threshold(p), lambda p: dcf(L, L, p)):
         for bad in (0.0, 1.0, -0.2, 1.5, np.nan):
-            with pytest.raises(ValueError, match=r"prior must lie in the open interval \(0, 1\)"):
+            with pytest.raises(ValueError, match=r"prior.*\(0, 1\)"):
                 f(bad)
-        with pytest.raises(ValueError, match=r"prior must lie in the open interval"):
+        with pytest.raises(ValueError, match=r"prior.*\(0, 1\)"):
             f([0.5, 1.0])
     for f in (lambda c: min_dcf(s, L, 0.5, c, 1), lambda c: act_dcf(s, L, 0.5, 1, c),
               lambda c: dcf(L, L, 0.5, c), lambda c: effective_prior(0.5, 1, c),
               lambda c: optimal_bayes_decisions(s, 0.5, c)):
-        with pytest.raises(ValueError, match="is negative: costs of errors must be positive"):
-            f(-1.0)
-        with pytest.raises(ValueError, match="= 0: costs of errors must be positive"):
-            f(0)
-        with pytest.raises(ValueError, match="finite cost"):
-            f(np.inf)
-        with pytest.raises(ValueError, match="must be a number"):
+        for bad in (-1.0, 0, np.inf):
+            with pytest.raises(ValueError, match=r"Cf[np] must be finite and > 0"):
+                f(bad)
+        with pytest.raises(TypeError, match=r"Cf[np] must be a real number"):
             f([1.0, 2.0])
     with pytest.raises(ValueError, match="one application at a time"):
         optimal_bayes_decisions(s, [0.5, 0.2])
@@ -753,17 +766,17 @@ def test_prior_and_cost_errors():
 
 
 def test_decision_and_dcf_errors():
-    with pytest.raises(ValueError, match=r"pred holds label 2: binary decisions must be 0 \(H_F"):
+    with pytest.raises(ValueError, match="pred holds label 2"):
         dcf([0, 2, 1], [0, 1, 1], 0.5)
-    with pytest.raises(ValueError, match=r"no target \(class 1\) sample"):
+    with pytest.raises(ValueError, match="no sample of class 1"):
         dcf([0, 1], [0, 0], 0.5)
-    with pytest.raises(ValueError, match=r"no non-target \(class 0\) sample"):
+    with pytest.raises(ValueError, match="no sample of class 0"):
         fn_fp_rates([0, 1], [1, 1])
-    with pytest.raises(ValueError, match=r"pred has 3 values but L has 2 labels"):
+    with pytest.raises(ValueError, match="L has 2 labels"):
         dcf([0, 1, 1], [0, 1], 0.5)
-    with pytest.raises(ValueError, match=r"\(2, 2\) binary confusion matrix"):
+    with pytest.raises(ValueError, match=r"M must be a \(2, 2\)"):
         binary_rates(np.eye(3))
-    with pytest.raises(ValueError, match=r"no true target \(class 1\) sample \(column 1"):
+    with pytest.raises(ValueError, match="column 1 sums to 0"):
         binary_rates([[3, 0], [1, 0]])
     with pytest.raises(ValueError, match="non-negative finite counts"):
         binary_rates([[3, -1], [1, 2]])
@@ -776,8 +789,7 @@ def test_decision_and_dcf_errors():
 def test_multiclass_errors():
     C = uniform_cost_matrix(3)
     lp = np.log(np.full((3, 2), 1 / 3))
-    with pytest.raises(ValueError, match=r"costs has shape \(2, 2\) but the log-posteriors have "
-                                         r"K = 3 classes: expected \(3, 3\)"):
+    with pytest.raises(ValueError, match=r"costs has shape \(2, 2\).*K = 3"):
         bayes_decisions(lp, uniform_cost_matrix(2))
     with pytest.raises(ValueError, match="square"):
         bayes_decisions(lp, np.ones((3, 2)))
@@ -785,22 +797,22 @@ def test_multiclass_errors():
         bayes_decisions(lp, [[0, -1, 1], [1, 0, 1], [1, 1, 0]])
     with pytest.raises(ValueError, match="NaN or infinite"):
         expected_costs(lp, [[0, np.inf, 1], [1, 0, 1], [1, 1, 0]])
-    with pytest.raises(ValueError, match="exponentiates to a sum of .* not 1"):
+    with pytest.raises(ValueError, match="column 0 of log_posteriors"):
         bayes_decisions(np.zeros((3, 2)), C)
-    with pytest.raises(ValueError, match=r"use vcol\(x\) for a single sample"):
+    with pytest.raises(ValueError, match="vcol"):
         bayes_decisions(np.log([0.2, 0.8]), uniform_cost_matrix(2))
     with pytest.raises(ValueError, match=r"NaN or \+inf"):
         bayes_decisions(np.array([[np.nan], [0.0]]), uniform_cost_matrix(2))
     pred, L = np.array([0, 1, 2]), np.array([0, 1, 2])
     with pytest.raises(ValueError, match="priors must sum to 1"):
         empirical_bayes_risk(pred, L, [0.5, 0.5, 0.5], C)
-    with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+    with pytest.raises(ValueError, match=r"priors.*-0\.5"):
         empirical_bayes_risk(pred, L, [1.5, -0.5, 0.0], C)
-    with pytest.raises(ValueError, match="K = 3 class priors"):
+    with pytest.raises(ValueError, match=r"priors.*K = 3"):
         empirical_bayes_risk(pred, L, [0.5, 0.5], C)
-    with pytest.raises(ValueError, match="class 2 has prior 0.2 but no sample in L"):
+    with pytest.raises(ValueError, match="class 2 .*no sample"):
         empirical_bayes_risk([0, 1], [0, 1], [0.4, 0.4, 0.2], C)
-    with pytest.raises(ValueError, match="L holds label 3 but only 3 classes"):
+    with pytest.raises(ValueError, match="L holds label 3"):
         empirical_bayes_risk([0, 1], [0, 3], [0.4, 0.4, 0.2], C)
     with pytest.raises(ValueError, match=r"costs has a negative entry"):
         empirical_bayes_risk(pred, L, [0.4, 0.4, 0.2], -C)
@@ -813,7 +825,7 @@ def test_multiclass_errors():
 def test_pav_errors():
     with pytest.raises(ValueError, match="y contains NaN or infinite"):
         pav([0.0, np.inf])
-    with pytest.raises(ValueError, match="w has 1 weights but y has 2 values"):
+    with pytest.raises(ValueError, match="w has 1 weights"):
         pav([0.0, 1.0], [1.0])
     with pytest.raises(ValueError, match="positive weights"):
         pav([0.0, 1.0], [1.0, 0.0])
@@ -839,7 +851,7 @@ def test_kfold_scores_errors():
         def scores(self, D):
             return np.zeros(3)
 
-    with pytest.raises(ValueError, match=r"fold 0: model.scores returned shape \(3,\) for 5"):
+    with pytest.raises(ValueError, match=r"fold 0.*shape \(3,\)"):
         kfold_scores(lambda D, L: Bad(), D, L, 2)
 
 
@@ -849,47 +861,42 @@ def test_kfold_scores_errors():
 @pytest.mark.parametrize("metric", [min_dcf, act_dcf])
 def test_transposed_class_scores_and_swapped_arguments(metric):
     S = np.vstack([-S_HAND, S_HAND]).T  # (N, 2): class log-likelihoods, transposed
-    with pytest.raises(ValueError, match=r"got shape \(9, 2\).*did you mean S\.T\? then pass "
-                                         r"llr = S\[1\] - S\[0\]"):
+    with pytest.raises(ValueError, match=r"shape \(9, 2\).*S\.T"):
         metric(S, L_HAND, 0.5)
-    with pytest.raises(ValueError, match=r"llr holds only 0 and 1 but L does not: did you swap "
-                                         r"the arguments\?"):
+    with pytest.raises(ValueError, match="did you swap"):
         metric(L_HAND, S_HAND, 0.5)
 
 
 def test_scores_passed_as_decisions():
     for f in (lambda p: dcf(p, L_HAND, 0.5), lambda p: fn_fp_rates(p, L_HAND)):
-        with pytest.raises(ValueError, match=r"these look like scores, not binary decisions 0/1: "
-                                             r"for scores use act_dcf / min_dcf"):
+        with pytest.raises(ValueError, match="look like scores"):
             f(S_HAND)
 
 
 def test_boolean_costs_and_flags_are_refused():
     # dcf(pred, L, 0.5, True) means Cfn = True, not normalize=True
-    with pytest.raises(TypeError, match="Cfn must be a positive number \\(a cost\\), got True"):
+    with pytest.raises(TypeError, match="Cfn.*True"):
         dcf(L_HAND, L_HAND, 0.5, True)
-    with pytest.raises(TypeError, match="Cfp must be a positive number"):
+    with pytest.raises(TypeError, match="Cfp"):
         act_dcf(S_HAND, L_HAND, 0.5, 1.0, np.True_)
-    with pytest.raises(TypeError, match="normalize must be True or False, got 'no'"):
+    with pytest.raises(TypeError, match="normalize.*'no'"):
         dcf(L_HAND, L_HAND, 0.5, normalize="no")
-    with pytest.raises(TypeError, match="normalize must be True or False, got None"):
+    with pytest.raises(TypeError, match="normalize.*None"):
         empirical_bayes_risk([0, 1], [0, 1], [0.5, 0.5], uniform_cost_matrix(2), normalize=None)
-    with pytest.raises(TypeError, match="return_threshold must be True or False"):
+    with pytest.raises(TypeError, match="return_threshold"):
         min_dcf(S_HAND, L_HAND, 0.5, return_threshold="yes")
-    with pytest.raises(TypeError, match="return_thresholds must be True or False"):
+    with pytest.raises(TypeError, match="return_thresholds"):
         roc_points(S_HAND, L_HAND, 1)
     with pytest.raises(ValueError, match="method must be"):
         eer(S_HAND, L_HAND, method=np.array(["raw"]))
 
 
 def test_confusion_matrix_of_labels_that_are_not_class_indices():
-    with pytest.raises(ValueError, match=r"L holds label 1000000000000: a confusion matrix of "
-                                         r"1000000000001 classes.*numpy\.unique"):
+    with pytest.raises(ValueError, match=r"L holds label 1000000000000.*numpy\.unique"):
         confusion_matrix([0, 1], [0, 10**12])
-    with pytest.raises(ValueError, match=r"pred holds label 1000000000000 .*pass the number of "
-                                         r"classes K"):
+    with pytest.raises(ValueError, match=r"pred holds label 1000000000000.*K"):
         confusion_matrix([0, 10**12], [0, 1])
-    with pytest.raises(ValueError, match=r"K must be <= 16384, got 1000000"):
+    with pytest.raises(ValueError, match="K must be <= 16384"):
         confusion_matrix([0, 1], [0, 1], K=10**6)
 
 
@@ -898,7 +905,7 @@ def test_confusion_matrix_of_labels_that_are_not_class_indices():
 
 def test_confusion_matrix_does_not_grow_to_a_stray_prediction():
     # it used to return a silent 6 x 6 matrix
-    with pytest.raises(ValueError, match=r"pred holds label 5 but the true labels L are 0\.\.1"):
+    with pytest.raises(ValueError, match=r"pred holds label 5.*0\.\.1"):
         confusion_matrix([0, 5], [0, 1])
     M = confusion_matrix([0, 5], [0, 1], K=6)  # a 6-class classifier: explicit K
     assert M.shape == (6, 6) and M[0, 0] == 1 and M[5, 1] == 1 and M.sum() == 2
@@ -921,11 +928,11 @@ def test_empirical_bayes_risk_accepts_the_binary_call_of_the_labs():
     assert empirical_bayes_risk(pred, L, 0.5, 1) == dcf(pred, L, 0.5)  # Cfp defaults to 1
     with pytest.raises(TypeError, match="Cfp"):  # normalize is a keyword in the (K, K) form
         empirical_bayes_risk(pred, L, [0.5, 0.5], uniform_cost_matrix(2), False)
-    with pytest.raises(ValueError, match=r"costs must be a square.*dcf\(pred, L, prior, Cfn"):
+    with pytest.raises(ValueError, match=r"costs must be a square.*dcf\("):
         empirical_bayes_risk(pred, L, [0.5, 0.5], [1, 1])
 
 
-PROB_WARNING = r"lies in \[0, 1\].*probabilities.*log\(p / \(1 - p\)\) - log\(pi / \(1 - pi\)\)"
+PROB_WARNING = r"llr lies in \[0, 1\].*probabilities"
 
 
 def test_probabilities_passed_as_llrs_are_warned_about():
@@ -979,17 +986,14 @@ def test_empty_input_says_empty():
 def test_transposed_log_posteriors():
     lp = np.log(np.array([[0.4, 0.25, 0.35], [0.1, 0.6, 0.3]]))  # (N, K): rows are posteriors
     for f in (expected_costs, bayes_decisions):
-        with pytest.raises(ValueError, match=r"log_posteriors has shape \(2, 3\), its rows \(not "
-                                             r"its columns\) are distributions.*did you mean "
-                                             r"log_posteriors\.T\?"):
+        with pytest.raises(ValueError, match=r"shape \(2, 3\).*log_posteriors\.T"):
             f(lp, uniform_cost_matrix(3))
 
 
 def test_normalised_risk_needs_a_zero_diagonal():
     C = uniform_cost_matrix(3) + 0.5 * np.eye(3)  # correct decisions cost 0.5
     pred, L, pi = np.array([0, 1, 2, 1]), np.array([0, 1, 2, 2]), [0.2, 0.3, 0.5]
-    with pytest.raises(ValueError, match=r"costs has a non-zero diagonal \(costs\[0, 0\] = 0\.5\)"
-                                         r".*costs - numpy\.diag\(costs\).*normalize=False"):
+    with pytest.raises(ValueError, match=r"non-zero diagonal.*costs\[0, 0\]"):
         empirical_bayes_risk(pred, L, pi, C)
     # the remedy: subtracting the diagonal from each column shifts the risk by a constant
     shift = float(np.dot(pi, np.diag(C)))
@@ -1017,12 +1021,11 @@ def test_kfold_scores_refuses_nan_or_non_numeric_scores():
         def scores(self, X):
             return np.full(X.shape[1], self.out)
 
-    with pytest.raises(ValueError, match=r"fold 0: model.scores returned NaN for 5 of its 5 "
-                                         r"validation samples"):
+    with pytest.raises(ValueError, match=r"fold 0.*NaN for 5"):
         kfold_scores(lambda D, L: Model(np.nan), D, L, 2)
-    with pytest.raises(TypeError, match=r"fold 0: model.scores\(D\) must be a numeric array"):
+    with pytest.raises(TypeError, match=r"fold 0: model.scores\(D\).*numeric"):
         kfold_scores(lambda D, L: Model("a"), D, L, 2)
-    with pytest.raises(TypeError, match=r"fold 0: model.scores\(D\) must be real"):
+    with pytest.raises(TypeError, match=r"fold 0: model.scores\(D\).*real"):
         kfold_scores(lambda D, L: Model(1j), D, L, 2)
     kfold_scores(lambda D, L: Model(-np.inf), D, L, 2)  # -inf is a score (probability 0)
 
