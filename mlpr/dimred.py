@@ -1,5 +1,10 @@
 """Dimensionality reduction: PCA, LDA, whitening and LDA as a binary classifier (notes ch. 3).
 
+Beside LDA, the pieces of the short notes 003 on linear discriminants: Fisher's criterion as a
+value (`fisher_criterion`, eq. 6.5, with the main notes' normalisation as an option) and the
+geometry of a hyperplane w^T x + b = 0 (section 6.2.1: `signed_distance`, `hyperplane_offset`,
+`project_on_hyperplane`).
+
 Every projection is learned on training data and returned as a small frozen model whose
 ``transform(D)`` applies it unchanged to any (D, N) matrix. ``PCA(D, m)`` and ``LDA(D, L, m)``
 keep the notes' names and return the projected training data directly.
@@ -33,6 +38,8 @@ from .utils import (
     check_finite,
     check_finite_statistic,
     check_int,
+    check_real,
+    check_vector,
     model,
     vcol,
     vrow,
@@ -48,6 +55,10 @@ __all__ = [
     "LDA",
     "LDAModel",
     "fit_lda",
+    "fisher_criterion",
+    "signed_distance",
+    "hyperplane_offset",
+    "project_on_hyperplane",
     "WhiteningModel",
     "fit_whitening",
     "LDABinaryClassifier",
@@ -58,6 +69,7 @@ _PCA_METHODS = ("eigh", "svd")
 _LDA_METHODS = ("geig", "jointdiag")
 _LDA_BASES = ("sw", "orthonormal")
 _THRESHOLDS = ("midpoint", "min_error")
+_FISHER_SCALINGS = ("sums", "covariances")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -561,6 +573,201 @@ def LDA(D, L, m: int, method: str = "geig", basis: str = "sw") -> np.ndarray:
     LDA of notes ch. 3, the notes' function: :math:`y = W^T x`.
     """
     return fit_lda(D, L, m, method, basis).transform(D)
+
+
+# ------------------------------------------------------------------------------------------------
+# Fisher's criterion and the geometry of a linear discriminant (short notes 003, section 6.2)
+
+
+def fisher_criterion(w, D, L, scaling: str = "sums") -> float:
+    r"""Fisher's criterion J(w): between-class over within-class scatter of the projection w^T x.
+
+    Parameters
+    ----------
+    w : array_like, shape (D,) or (D, 1)
+        A direction, not zero; J depends only on its direction (J(c w) = J(w) for c != 0).
+    D : array_like, shape (D, N)
+        Data, one column per sample.
+    L : array_like, shape (N,)
+        Labels 0..K-1, every class present; ``scaling="sums"`` needs K = 2.
+    scaling : {"sums", "covariances"}
+        ``"sums"`` (default): the two-class criterion of the short notes 003 (eq. 6.5), with
+        unnormalised scatter sums. ``"covariances"``: the main notes' LDA criterion (ch. 3), the
+        ratio of the 1/N between- and within-class covariances of `compute_Sw_Sb`, for any K.
+
+    Returns
+    -------
+    float
+        J(w) >= 0; ``inf`` when every class projects to a single point and the class means
+        differ.
+
+    Raises
+    ------
+    ValueError
+        ``w`` of the wrong size or zero, transposed ``D``, ``scaling="sums"`` with K != 2, or a
+        direction along which both scatters vanish (J = 0 / 0).
+
+    Notes
+    -----
+    Notes 003, eq. (6.5), with :math:`m_k = w^T \mu_k` the projected mean of class k and
+    :math:`s_k^2 = \sum_{n \in C_k} (w^T x_n - m_k)^2` its scatter:
+
+    .. math::
+
+        J(w) = \frac{(m_1 - m_0)^2}{s_0^2 + s_1^2}
+             = \frac{w^T S_B w}{w^T S_W w}, \qquad
+        S_B = (\mu_1 - \mu_0)(\mu_1 - \mu_0)^T, \quad
+        S_W = \sum_k \sum_{n \in C_k} (x_n - \mu_k)(x_n - \mu_k)^T .
+
+    The main notes (ch. 3) divide both matrices by N and weight the between-class term by the
+    class sizes, :math:`S_B = \frac{1}{N}\sum_k n_k (\mu_k - \mu)(\mu_k - \mu)^T`. For two
+    classes :math:`\sum_k n_k (\mu_k - \mu)(\mu_k - \mu)^T = \frac{n_0 n_1}{N}(\mu_1 -
+    \mu_0)(\mu_1 - \mu_0)^T`, so
+
+    .. math:: J_{\text{covariances}}(w) = \frac{n_0 n_1}{N} \, J_{\text{sums}}(w),
+
+    a constant that does not depend on w: both criteria have the same maximiser, the LDA
+    direction :math:`w \propto S_W^{-1}(\mu_1 - \mu_0)` (`fit_lda`), where the main notes'
+    J equals the largest generalised eigenvalue of :math:`S_B w = \lambda S_W w`.
+    """
+    D, L = check_data_labels(D, L)
+    w = check_vector(w, D.shape[0], "w")
+    check_choice(scaling, "scaling", _FISHER_SCALINGS)
+    if not np.any(w):
+        raise ValueError("w is the zero vector: Fisher's criterion needs a direction")
+    K = int(L.max()) + 1
+    if scaling == "sums" and K != 2:
+        raise ValueError(
+            f"L has K = {K} classes but scaling='sums' is the two-class criterion of notes 003 "
+            f"(eq. 6.5); use scaling='covariances' (the main notes' LDA criterion) for K classes"
+        )
+    y = (w.T @ D).ravel()  # the projections y_n = w^T x_n
+    between, within = _FISHER_SCATTERS[scaling](y, L, K)
+    if within == 0.0:
+        if between == 0.0:
+            raise ValueError("along w both the between- and the within-class scatter are zero: "
+                             "J(w) = 0 / 0 is undefined")
+        return float("inf")
+    return float(between / within)
+
+
+def _fisher_sums(y: np.ndarray, L: np.ndarray, K: int) -> tuple[float, float]:
+    """(m_1 - m_0)^2 and s_0^2 + s_1^2 of the projections y (notes 003, eq. 6.5)."""
+    m = [y[L == k].mean() for k in range(2)]  # m_k = w^T mu_k
+    s2 = sum(float(np.sum((y[L == k] - m[k]) ** 2)) for k in range(2))  # s_0^2 + s_1^2
+    return float((m[1] - m[0]) ** 2), s2
+
+
+def _fisher_covariances(y: np.ndarray, L: np.ndarray, K: int) -> tuple[float, float]:
+    """w^T Sb w and w^T Sw w with the 1/N matrices of `compute_Sw_Sb` (notes ch. 3)."""
+    Sw, Sb = _Sw_Sb(vrow(y), L)  # the 1 x 1 covariances of the projections: w^T S w
+    return float(Sb[0, 0]), float(Sw[0, 0])
+
+
+_FISHER_SCATTERS = {"sums": _fisher_sums, "covariances": _fisher_covariances}
+
+
+def _check_hyperplane(w, b, n: int | None = None) -> tuple[np.ndarray, float]:
+    """w as a non-zero (D, 1) column and b as a float."""
+    a = check_array(w, "w")
+    w = check_vector(a, a.size if n is None else n, "w")
+    if not np.any(w):
+        raise ValueError("w is the zero vector: w^T x + b = 0 is not a hyperplane")
+    return w, check_real(b, "b", what="the bias of w^T x + b")
+
+
+def signed_distance(D, w, b) -> np.ndarray:
+    r"""Signed distance of each column of D from the hyperplane w^T x + b = 0, shape (N,).
+
+    Parameters
+    ----------
+    D : array_like, shape (D, N)
+        Points, one per column (a 1-D array of length D is one point).
+    w : array_like, shape (D,) or (D, 1)
+        Normal of the hyperplane, not zero.
+    b : float
+        Bias.
+
+    Returns
+    -------
+    r : ndarray, shape (N,)
+        Positive on the side w points to (where the discriminant y(x) = w^T x + b > 0 decides
+        class 1), negative on the other, 0 on the hyperplane.
+
+    Notes
+    -----
+    Notes 003, section 6.2.1: writing :math:`x = x_\perp + r \frac{w}{\|w\|}` with
+    :math:`x_\perp` on the hyperplane (`project_on_hyperplane`) and multiplying by
+    :math:`w^T` gives
+
+    .. math:: r = \frac{y(x)}{\|w\|} = \frac{w^T x + b}{\|w\|}.
+    """
+    w, b = _check_hyperplane(w, b)
+    X = check_data(D, n_features=w.shape[0], allow_1d=True)
+    return _signed_distance(X, w, b)
+
+
+def _signed_distance(X: np.ndarray, w: np.ndarray, b: float) -> np.ndarray:
+    return ((w.T @ X).ravel() + b) / np.linalg.norm(w)  # r = y(x) / ||w||
+
+
+def hyperplane_offset(w, b) -> float:
+    r"""Signed distance of the hyperplane w^T x + b = 0 from the origin, along w: -b / ||w||.
+
+    Parameters
+    ----------
+    w : array_like, shape (D,) or (D, 1)
+        Normal of the hyperplane, not zero.
+    b : float
+        Bias.
+
+    Returns
+    -------
+    float
+        The hyperplane's point nearest the origin is ``-b / ||w|| * w / ||w||``. The origin's
+        own signed distance from the hyperplane (`signed_distance` at x = 0) is its opposite,
+        ``b / ||w||``.
+
+    Notes
+    -----
+    Notes 003, section 6.2.1: for x on the hyperplane, :math:`w^T x = -b`, so its component
+    along the unit normal is
+
+    .. math:: \frac{w^T x}{\|w\|} = -\frac{b}{\|w\|}:
+
+    the bias sets the position of the hyperplane, w its orientation.
+    """
+    w, b = _check_hyperplane(w, b)
+    return -b / float(np.linalg.norm(w))  # w^T x / ||w|| = -b / ||w||
+
+
+def project_on_hyperplane(D, w, b) -> np.ndarray:
+    r"""Orthogonal projection of each column of D on the hyperplane w^T x + b = 0, (D, N).
+
+    Parameters
+    ----------
+    D : array_like, shape (D, N)
+        Points, one per column (a 1-D array of length D is one point).
+    w : array_like, shape (D,) or (D, 1)
+        Normal of the hyperplane, not zero.
+    b : float
+        Bias.
+
+    Returns
+    -------
+    ndarray, shape (D, N)
+        :math:`x_\perp`, with :math:`w^T x_\perp + b = 0` up to rounding.
+
+    Notes
+    -----
+    Notes 003, section 6.2.1: :math:`x = x_\perp + r \frac{w}{\|w\|}`, so
+
+    .. math:: x_\perp = x - r \frac{w}{\|w\|}, \qquad r = \frac{w^T x + b}{\|w\|}.
+    """
+    w, b = _check_hyperplane(w, b)
+    X = check_data(D, n_features=w.shape[0], allow_1d=True)
+    r = _signed_distance(X, w, b)
+    return X - (w / np.linalg.norm(w)) * vrow(r)  # x_perp = x - r w / ||w||
 
 
 # ------------------------------------------------------------------------------------------------

@@ -28,6 +28,12 @@ does not occur in the training data, so one unseen value in a test sample makes 
 ``-inf``. The log-pmfs return exactly that, ``-inf`` without warnings or NaN, and the ML functions
 accept ``pseudo``, a count added to every value before normalising (``pseudo=1`` is Laplace
 smoothing), which keeps every probability positive.
+
+Bayesian estimation. `bernoulli_beta_posterior` replaces the point estimate of a Bernoulli
+probability by a distribution over it (notes section 4.5.1): a Beta(a, b) prior updated by the
+observed outcomes into the posterior Beta(a + n1, b + n0). Its mean, the predictive probability
+of the next outcome, is the pseudo-count estimate of `ml_bernoulli` with ``pseudo = a = b``:
+pseudo-counts are a Beta prior, and ``pseudo=1`` is Laplace's rule of succession.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 import scipy.linalg.lapack
-from scipy.special import gammaln, xlog1py, xlogy
+from scipy.special import betaln, gammaln, xlog1py, xlogy
 
 from .utils import (
     block_width,
@@ -57,7 +63,9 @@ from .utils import (
     check_probabilities,
     check_probability_vector,
     check_pseudo_count,
+    check_real,
     check_rng,
+    model,
     vcol,
 )
 
@@ -71,6 +79,9 @@ __all__ = [
     "sample_GAU_ND",
     "logpmf_bernoulli",
     "ml_bernoulli",
+    "logpdf_beta",
+    "BetaBernoulliPosterior",
+    "bernoulli_beta_posterior",
     "logpmf_binomial",
     "ml_binomial",
     "logpmf_categorical",
@@ -599,6 +610,154 @@ def ml_bernoulli(x, pseudo: float = 0.0):
         raise ValueError("x has no samples and pseudo is 0: the estimate is undefined")
     p = (x.sum(axis=-1) + pseudo) / (N + 2 * pseudo)  # p = (sum_i x_i + a) / (N + 2a)
     return float(p) if x.ndim == 1 else vcol(p)
+
+
+def logpdf_beta(p, a, b) -> np.ndarray:
+    r"""Compute the log-density of the Beta(a, b) distribution at each probability p.
+
+    Parameters
+    ----------
+    p : array_like
+        Values in [0, 1] (any shape).
+    a, b : float
+        Shape parameters, > 0.
+
+    Returns
+    -------
+    ndarray
+        ``log Beta(p | a, b)``, shape of ``p``. At p = 0 (p = 1) the density is 0 (``-inf``) for
+        a > 1 (b > 1) and unbounded (``inf``) for a < 1 (b < 1), without warnings.
+
+    Notes
+    -----
+    The prior (and posterior) of a Bernoulli probability, notes section 4.5.1:
+
+    .. math::
+
+        \log \mathrm{Beta}(p \mid a, b) = (a - 1) \log p + (b - 1) \log(1 - p) - \log B(a, b),
+        \qquad B(a, b) = \frac{\Gamma(a)\Gamma(b)}{\Gamma(a + b)},
+
+    with :math:`0 \log 0 = 0` (``xlogy`` / ``xlog1py``), so that Beta(1, 1) is the uniform
+    density on all of [0, 1].
+    """
+    p = check_probabilities(p, "p")
+    a = check_real(a, "a", low=0.0, strict=True, what="a Beta shape parameter")
+    b = check_real(b, "b", low=0.0, strict=True, what="a Beta shape parameter")
+    return _logpdf_beta(p, a, b)
+
+
+def _logpdf_beta(p: np.ndarray, a: float, b: float) -> np.ndarray:
+    with np.errstate(divide="ignore"):  # the unbounded density of a < 1 or b < 1 at an end
+        return xlogy(a - 1.0, p) + xlog1py(b - 1.0, -p) - betaln(a, b)  # section 4.5.1
+
+
+@model
+class BetaBernoulliPosterior:
+    r"""The posterior Beta(a, b) of a Bernoulli probability p = P(x = 1) given observed data.
+
+    Attributes
+    ----------
+    a, b : float
+        Posterior shape parameters: the prior's plus the counts of ones and zeros,
+        ``a = a0 + n1``, ``b = b0 + n0``.
+
+    Notes
+    -----
+    Bayesian estimation of a Bernoulli parameter, notes section 4.5.1 (`bernoulli_beta_posterior`
+    gives the update).
+    """
+
+    a: float
+    b: float
+
+    def __post_init__(self):
+        for name in ("a", "b"):  # a Beta distribution needs positive shape parameters
+            check_real(getattr(self, name), name, low=0.0, strict=True,
+                       what="a Beta shape parameter")
+
+    def mean(self) -> float:
+        r"""Posterior mean :math:`E[p \mid X] = a / (a + b)`."""
+        return self.a / (self.a + self.b)  # E[p | X] = a / (a + b)
+
+    def predictive(self) -> float:
+        r"""Probability that the next outcome is 1, :math:`P(x_{N+1} = 1 \mid X)`.
+
+        Notes
+        -----
+        Notes section 4.5.1: averaging the likelihood over the posterior,
+
+        .. math:: P(x = 1 \mid X) = \int_0^1 p \, \mathrm{Beta}(p \mid a, b) \, dp
+                  = \frac{a}{a + b},
+
+        the posterior mean.
+        """
+        return self.mean()  # int p Beta(p | a, b) dp = a / (a + b)
+
+    def mode(self) -> float:
+        r"""The MAP estimate :math:`(a - 1) / (a + b - 2)`, for a, b >= 1 not both 1.
+
+        With the uniform prior Beta(1, 1) it is the ML estimate n1 / N. Raises a ValueError
+        when the density has no single maximum in [0, 1] (a = b = 1: flat; a < 1 or b < 1:
+        unbounded at an end).
+        """
+        if self.a < 1.0 or self.b < 1.0 or (self.a == 1.0 and self.b == 1.0):
+            raise ValueError(
+                f"Beta(a={self.a:g}, b={self.b:g}) has no single mode in [0, 1] (it needs a >= 1 "
+                f"and b >= 1, not both 1): its density is flat or unbounded at an end"
+            )
+        return (self.a - 1.0) / (self.a + self.b - 2.0)  # argmax_p Beta(p | a, b)
+
+    def logpdf(self, p) -> np.ndarray:
+        """Posterior log-density at the probabilities ``p`` (any shape), see `logpdf_beta`."""
+        return _logpdf_beta(check_probabilities(p, "p"), self.a, self.b)
+
+
+def bernoulli_beta_posterior(x, a: float = 1.0, b: float = 1.0) -> BetaBernoulliPosterior:
+    r"""Update a Beta(a, b) prior on a Bernoulli probability with observed binary outcomes.
+
+    Parameters
+    ----------
+    x : array_like, shape (N,)
+        Outcomes 0/1 (booleans accepted), N >= 0 (no data leaves the prior unchanged).
+    a, b : float, default 1
+        Prior shape parameters, > 0: prior pseudo-counts of ones and zeros. The default
+        Beta(1, 1) is the uniform prior.
+
+    Returns
+    -------
+    BetaBernoulliPosterior
+        Beta(a + n1, b + n0), with ``mean()``, ``predictive()``, ``mode()`` and ``logpdf(p)``.
+
+    Raises
+    ------
+    ValueError
+        Non-binary outcomes, ``x`` not 1-D, ``a`` or ``b`` not positive.
+
+    Notes
+    -----
+    Notes section 4.5.1 ("if we observe just 3 coin tosses which give H, pi_ML = 1"). Bayes'
+    rule with the Bernoulli likelihood :math:`p^{n_1}(1 - p)^{n_0}` and the conjugate prior
+
+    .. math::
+
+        f(p \mid X) \propto p^{n_1}(1 - p)^{n_0} \, p^{a - 1}(1 - p)^{b - 1}
+        \quad\Rightarrow\quad p \mid X \sim \mathrm{Beta}(a + n_1, \; b + n_0).
+
+    Its mean, the predictive probability of a 1,
+
+    .. math:: P(x_{N+1} = 1 \mid X) = \frac{n_1 + a}{N + a + b},
+
+    is `ml_bernoulli` with ``pseudo = a = b``: pseudo-counts are a symmetric Beta prior, and
+    ``pseudo=1`` (Beta(1, 1), the uniform prior) is Laplace's rule of succession. The ML
+    estimate :math:`n_1 / N` is the mode of the posterior under the uniform prior.
+    """
+    x = check_binary_values(x, "x")
+    if x.ndim != 1:
+        raise ValueError(f"x must be a 1-D array of N binary outcomes, got shape {x.shape}")
+    a = check_real(a, "a", low=0.0, strict=True, what="a Beta prior parameter")
+    b = check_real(b, "b", low=0.0, strict=True, what="a Beta prior parameter")
+    n1 = float(x.sum())
+    return BetaBernoulliPosterior(a=a + n1, b=b + (x.size - n1))  # Beta(a + n1, b + n0)
 
 
 def logpmf_binomial(k, n, p) -> np.ndarray:

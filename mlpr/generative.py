@@ -19,8 +19,9 @@ the protocol says what the scores are and how decisions are taken.
   ``S[k, n] = log f(x_n | k)``. For K = 2, ``llr(D)`` is the (N,) log-likelihood ratio
   ``log f(x|1) - log f(x|0) = S[1] - S[0]``.
 * Priors never enter a model: they belong to the application and are passed to `log_joint`,
-  `log_posteriors` and `map_decisions` (`uniform_priors` builds the uniform one); for a binary
-  application, to `mlpr.evaluation.optimal_bayes_decisions(llr, prior, Cfn, Cfp)`.
+  `log_posteriors` and `map_decisions` (`uniform_priors` builds the uniform one,
+  `ml_class_priors` the one the short notes learn from the training labels, n_k / N); for a
+  binary application, to `mlpr.evaluation.optimal_bayes_decisions(llr, prior, Cfn, Cfp)`.
 * Decisions: MAP over the K classes, ``argmax_k S[k] + log P(k)``; for binary scores, class 1
   exactly when the score is strictly greater than the threshold, ``s > t`` (notes eq. 128), so a
   score at the threshold goes to class 0.
@@ -101,6 +102,7 @@ __all__ = [
     "train_tied_naive",
     "floor_covariance",
     "uniform_priors",
+    "ml_class_priors",
     "log_joint",
     "log_posteriors",
     "llr",
@@ -757,6 +759,40 @@ def uniform_priors(K: int) -> np.ndarray:
     """
     K = check_int(K, "K", low=1)
     return np.full(K, 1.0 / K)
+
+
+def ml_class_priors(L, K: int | None = None) -> np.ndarray:
+    r"""The ML estimate of the class priors from training labels, pi_k = n_k / N, shape (K,).
+
+    Parameters
+    ----------
+    L : array_like, shape (N,)
+        Training labels 0..K-1, at least one.
+    K : int, optional
+        Number of classes (default ``max(L) + 1``); a class without samples gets prior 0.
+
+    Returns
+    -------
+    ndarray, shape (K,)
+        The fraction of training samples in each class, summing to 1.
+
+    Notes
+    -----
+    Notes 000, eq. (14), and notes 003, section 6.3.1: maximising the likelihood of the
+    labels, :math:`\prod_k \pi_k^{n_k}` subject to :math:`\sum_k \pi_k = 1`, gives
+
+    .. math:: \pi_k = \frac{n_k}{N}, \qquad n_k = \#\{i : c_i = k\}.
+
+    The main notes keep priors with the application (`uniform_priors`, `log_joint`); the short
+    notes' "LDA" and "QDA" are the tied and MVG models with these learned priors::
+
+        log_posteriors(train_tied(DTR, LTR).scores(DTE), ml_class_priors(LTR))  # "LDA"
+        log_posteriors(train_mvg(DTR, LTR).scores(DTE), ml_class_priors(LTR))   # "QDA"
+    """
+    K = None if K is None else check_int(K, "K", low=1)
+    L = check_labels(L, n_classes=K, allow_empty=False)
+    n = np.bincount(L, minlength=K or 0)  # n_k
+    return n / L.size  # pi_k = n_k / N
 
 
 def log_joint(S, priors) -> np.ndarray:

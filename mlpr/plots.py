@@ -948,25 +948,30 @@ def plot_linear_boundaries_2d(D, L, boundaries: dict, *, class_names=None, xlabe
              for name, wb in _check_mapping(boundaries, "boundaries", "(w, b)").items()}
     cnames = _names(class_names, K, "class")
     colors = class_colors(K)
-    fig, ax = _fig_ax(ax, (5.5, 4.5))
+    lo, hi = D.min(axis=1), D.max(axis=1)
+    ratio = float((hi[1] - lo[1]) / max(hi[0] - lo[0], np.finfo(float).tiny))
+    fig, ax = _fig_ax(ax, (7.0, float(np.clip(7.0 * ratio + 1.8, 3.5, 8.0))))
     for k in range(K):
         ax.scatter(D[0, L == k], D[1, L == k], s=8, alpha=0.5, color=colors[k], label=cnames[k])
-    lo, hi = D.min(axis=1), D.max(axis=1)
     centre, size = 0.5 * (lo + hi), float(np.linalg.norm(hi - lo))
     for i, (name, (w, b)) in enumerate(lines.items()):
         color = _PALETTE[(K + i) % len(_PALETTE)]
         _draw_line(ax, w, b, centre, 2 * size, color=color, lw=1.6, label=f"{name}: boundary")
         p0 = project_on_hyperplane(centre, w, b).ravel()
-        u = 0.2 * size * w / np.linalg.norm(w)
-        ax.annotate("", xy=p0 + u, xytext=p0,
+        u = 0.25 * float(np.min(hi - lo)) * w / np.linalg.norm(w)
+        ax.annotate("", xy=p0 + u, xytext=p0, annotation_clip=False,
                     arrowprops={"arrowstyle": "->", "color": color, "lw": 1.6})
     margin = 0.08 * (hi - lo)
     ax.set_xlim(lo[0] - margin[0], hi[0] + margin[0])
     ax.set_ylim(lo[1] - margin[1], hi[1] + margin[1])
+    ax.set_aspect("equal")  # so that each normal w looks perpendicular to its boundary
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend(loc="best", fontsize=8)
+    # below the x label: lines cross the whole plot, any corner would hide points
+    below = matplotlib.transforms.offset_copy(ax.transAxes, fig=fig, y=-40, units="points")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, ncol=2,
+              fontsize=8, borderaxespad=0.0)
     return fig
 
 

@@ -11,10 +11,14 @@ from mlpr.dimred import (
     PCA,
     LDABinaryClassifier,
     compute_Sw_Sb,
+    fisher_criterion,
     fit_lda,
     fit_pca,
     fit_whitening,
+    hyperplane_offset,
     n_components_for_variance,
+    project_on_hyperplane,
+    signed_distance,
     train_lda_binary,
 )
 from mlpr.utils import split_db_2to1
@@ -778,3 +782,130 @@ def test_projection_models_compare_and_hash_by_value():
     assert fit_pca(D, 2) != fit_lda(D, L, 1)
     with pytest.raises(ValueError, match="read-only"):
         fit_pca(D, 2).P[0, 0] = 1.0
+
+
+# -- Fisher's criterion and the geometry of a linear discriminant (notes 003, section 6.2) --------
+
+
+def _two_gaussians_2d(seed=0, n0=60, n1=40):
+    rng = np.random.default_rng(seed)
+    A = np.array([[1.5, 0.0], [0.9, 0.4]])
+    X0 = A @ rng.normal(size=(2, n0))
+    X1 = A @ rng.normal(size=(2, n1)) + np.array([[2.0], [0.5]])
+    return np.hstack([X0, X1]), np.repeat([0, 1], [n0, n1])
+
+
+def test_fisher_criterion_by_hand():
+    # class 0: x = (0, 0), (2, 0); class 1: (3, 1), (5, 1); w = (1, 0): projections 0, 2 | 3, 5
+    D = np.array([[0.0, 2.0, 3.0, 5.0], [0.0, 0.0, 1.0, 1.0]])
+    L = np.array([0, 0, 1, 1])
+    # m0 = 1, m1 = 4, s0^2 = 1 + 1, s1^2 = 1 + 1: J = 9 / 4 (eq. 6.5)
+    assert fisher_criterion([1.0, 0.0], D, L) == pytest.approx(9 / 4, rel=1e-15)
+    # 1/N covariances: Sb = (n0 n1 / N^2) (m1 - m0)^2 = 9/4, Sw = 4/4: J = 9/4 * n0 n1 / N = 9/4
+    assert fisher_criterion([1.0, 0.0], D, L, "covariances") == pytest.approx(
+        9 / 4 * 2 * 2 / 4, rel=1e-15)
+    # w = (0, 1): projections 0, 0 | 1, 1, no within-class scatter, different means
+    assert fisher_criterion([0.0, 1.0], D, L) == np.inf
+
+
+def test_fisher_criterion_scalings_differ_by_the_class_size_constant():
+    D, L = _two_gaussians_2d()
+    n0, n1 = 60, 40
+    rng = np.random.default_rng(1)
+    for w in rng.normal(size=(5, 2)):
+        js, jc = fisher_criterion(w, D, L), fisher_criterion(w, D, L, scaling="covariances")
+        assert jc == pytest.approx(n0 * n1 / (n0 + n1) * js, rel=1e-12)
+        assert fisher_criterion(-3.5 * w, D, L) == pytest.approx(js, rel=1e-12)  # J(c w) = J(w)
+        assert fisher_criterion(w.reshape(2, 1), D, L) == js  # a (D, 1) column is the same w
+
+
+def test_fisher_criterion_is_maximised_by_the_lda_direction():
+    D, L = _two_gaussians_2d()
+    w_lda = fit_lda(D, L, 1).W[:, 0]
+    theta = np.linspace(0.0, np.pi, 20001)  # dense search over directions (w and -w alike)
+    for scaling in ("sums", "covariances"):
+        J = np.array([fisher_criterion([np.cos(t), np.sin(t)], D, L, scaling) for t in theta])
+        j_lda = fisher_criterion(w_lda, D, L, scaling)
+        assert j_lda >= J.max() * (1 - 1e-12)
+        best = theta[np.argmax(J)]
+        angle_lda = np.arctan2(w_lda[1], w_lda[0]) % np.pi
+        assert abs(best - angle_lda) < 2 * np.pi / 20000
+    # the main notes' J at the LDA direction is the generalised eigenvalue (second route)
+    assert fisher_criterion(w_lda, D, L, "covariances") == pytest.approx(
+        fit_lda(D, L, 1).eigenvalues[0], rel=1e-10)
+
+
+def test_fisher_criterion_covariances_for_three_classes_matches_the_rayleigh_quotient():
+    D, L = _labelled_data(nfeat=4, K=3)
+    Sw, Sb = _Sw_Sb_broadcast(D, L)
+    w = np.array([0.3, -1.0, 2.0, 0.5])
+    assert fisher_criterion(w, D, L, "covariances") == pytest.approx(
+        (w @ Sb @ w) / (w @ Sw @ w), rel=1e-10)
+
+
+def test_fisher_criterion_errors():
+    D, L = _two_gaussians_2d()
+    with pytest.raises(ValueError, match="zero vector"):
+        fisher_criterion([0.0, 0.0], D, L)
+    with pytest.raises(ValueError, match=r"w has shape \(3,\)"):
+        fisher_criterion([1.0, 0.0, 0.0], D, L)
+    with pytest.raises(ValueError, match="did you mean D.T"):
+        fisher_criterion([1.0, 0.0], D.T, L)
+    with pytest.raises(ValueError, match="scaling must be one of"):
+        fisher_criterion([1.0, 0.0], D, L, scaling="normalised")
+    D3, L3 = _labelled_data(nfeat=2, K=3)
+    with pytest.raises(ValueError, match="K = 3 classes"):
+        fisher_criterion([1.0, 0.0], D3, L3)
+    Dc = np.array([[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]])  # every x1 is 0
+    with pytest.raises(ValueError, match="0 / 0"):  # along (1, 0) every sample projects to 0
+        fisher_criterion([1.0, 0.0], Dc, [0, 0, 1, 1])
+    with pytest.raises(ValueError, match="no sample of class 1"):
+        fisher_criterion([1.0, 0.0], D, np.where(L == 1, 2, 0))
+
+
+def test_signed_distance_by_hand():
+    # w = (3, 4), ||w|| = 5, b = -5: the hyperplane 3 x1 + 4 x2 = 5
+    X = np.array([[0.0, 3.0, 1.0], [0.0, 4.0, 0.5]])
+    r = signed_distance(X, [3.0, 4.0], -5.0)
+    np.testing.assert_allclose(r, [-1.0, 4.0, 0.0], atol=1e-15)  # (3 + 2 - 5) / 5 = 0
+    assert hyperplane_offset([3.0, 4.0], -5.0) == 1.0  # -b / ||w||
+    # the origin's own signed distance is the opposite of the hyperplane's offset
+    assert signed_distance(np.zeros(2), [3.0, 4.0], -5.0)[0] == -hyperplane_offset([3, 4], -5)
+    # a 1-D point, a (1, D) row w and a scaled (w, b) give the same distances
+    np.testing.assert_allclose(signed_distance(X, [[6.0, 8.0]], -10.0), r, atol=1e-15)
+    assert signed_distance([3.0, 4.0], [3.0, 4.0], -5.0)[0] == pytest.approx(4.0)
+
+
+def test_project_on_hyperplane_by_hand_and_invariants():
+    X = np.array([[0.0, 3.0], [0.0, 4.0]])
+    P = project_on_hyperplane(X, [3.0, 4.0], -5.0)
+    np.testing.assert_allclose(P, [[0.6, 0.6], [0.8, 0.8]], atol=1e-15)
+    rng = np.random.default_rng(0)
+    w, b, Y = rng.normal(size=3), 0.7, rng.normal(size=(3, 20))
+    Yp = project_on_hyperplane(Y, w, b)
+    np.testing.assert_allclose(w @ Yp + b, 0.0, atol=1e-14)  # on the hyperplane
+    r = signed_distance(Y, w, b)
+    np.testing.assert_allclose(Y, Yp + np.outer(w / np.linalg.norm(w), r), atol=1e-14)
+    # x - x_perp is the shortest way to the hyperplane: |r| = ||x - x_perp||
+    np.testing.assert_allclose(np.linalg.norm(Y - Yp, axis=0), np.abs(r), rtol=1e-12)
+
+
+def test_hyperplane_errors():
+    X = np.ones((2, 5))
+    for f in (lambda: signed_distance(X, [0.0, 0.0], 1.0),
+              lambda: project_on_hyperplane(X, [0, 0], 1.0),
+              lambda: hyperplane_offset([0.0, 0.0], 1.0)):
+        with pytest.raises(ValueError, match="zero vector"):
+            f()
+    with pytest.raises(ValueError, match="did you mean D.T"):
+        signed_distance(np.ones((5, 2)), [1.0, 1.0], 0.0)
+    with pytest.raises(ValueError, match=r"D has 2 features \(rows\)"):
+        project_on_hyperplane(X, [1.0, 1.0, 1.0], 0.0)
+    with pytest.raises(TypeError, match="b must be a real number"):
+        signed_distance(X, [1.0, 1.0], None)
+    with pytest.raises(ValueError, match="b must be finite"):
+        hyperplane_offset([1.0, 1.0], np.nan)
+    with pytest.raises(ValueError, match="w contains NaN"):
+        hyperplane_offset([1.0, np.inf], 0.0)
+    with pytest.raises(ValueError, match=r"w has shape \(2, 2\)"):
+        hyperplane_offset(np.eye(2), 0.0)

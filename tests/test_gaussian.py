@@ -7,13 +7,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import scipy.integrate
 import scipy.stats
 
 import mlpr.gaussian as gaussian
 from mlpr.gaussian import (
+    bernoulli_beta_posterior,
     cholesky_factor,
     compute_mu_C,
     loglikelihood,
+    logpdf_beta,
     logpdf_GAU_1D,
     logpdf_GAU_ND,
     logpdf_GAU_ND_chol,
@@ -720,3 +723,105 @@ def test_per_feature_parameters_must_be_columns():
 def test_bernoulli_shapes_that_do_not_broadcast():
     with pytest.raises(ValueError, match=r"x and p must broadcast together, got shapes \(3, 5\)"):
         logpmf_bernoulli(np.zeros((3, 5)), np.full((1, 3), 0.5))
+
+
+# -- Bayesian estimation of a Bernoulli parameter (notes section 4.5.1) ---------------------------
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 1.0), (2.0, 5.0), (0.5, 0.5), (3.0, 1.0)])
+def test_logpdf_beta_matches_scipy(a, b):
+    p = np.linspace(0.01, 0.99, 37)
+    np.testing.assert_allclose(logpdf_beta(p, a, b), scipy.stats.beta(a, b).logpdf(p),
+                               rtol=1e-12)
+    P = p.reshape(37, 1) * np.ones((1, 2))  # any shape
+    assert logpdf_beta(P, a, b).shape == (37, 2)
+
+
+def test_logpdf_beta_at_the_ends():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(logpdf_beta([0.0, 1.0], 1.0, 1.0), [0.0, 0.0])  # uniform
+        np.testing.assert_array_equal(logpdf_beta([0.0, 1.0], 2.0, 2.0), [-np.inf, -np.inf])
+        np.testing.assert_array_equal(logpdf_beta([0.0, 1.0], 0.5, 0.5), [np.inf, np.inf])
+        assert logpdf_beta(1.0, 4.0, 1.0) == pytest.approx(math.log(4.0))  # 4 p^3 at p = 1
+
+
+def test_coin_three_heads_posterior_by_hand():
+    # notes 4.5.1: 3 tosses, all heads; pi_ML = 1
+    x = np.array([1, 1, 1])
+    assert ml_bernoulli(x) == 1.0
+    post = bernoulli_beta_posterior(x)  # uniform prior Beta(1, 1)
+    assert (post.a, post.b) == (4.0, 1.0)
+    assert post.mean() == pytest.approx(4 / 5, rel=1e-15)
+    assert post.predictive() == post.mean()
+    assert post.mode() == 1.0  # the MAP under a flat prior is the ML estimate
+    post = bernoulli_beta_posterior(x, a=2.0, b=2.0)
+    assert (post.a, post.b) == (5.0, 2.0)
+    assert post.mean() == pytest.approx(5 / 7, rel=1e-15)
+    assert post.mode() == pytest.approx(4 / 5, rel=1e-15)  # (a - 1) / (a + b - 2)
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 1.0), (0.5, 0.5), (2.0, 5.0), (10.0, 10.0)])
+def test_beta_posterior_against_scipy(a, b):
+    rng = np.random.default_rng(0)
+    x = (rng.random(23) < 0.3).astype(int)
+    n1 = int(x.sum())
+    post = bernoulli_beta_posterior(x, a, b)
+    ref = scipy.stats.beta(a + n1, b + x.size - n1)
+    assert post.mean() == pytest.approx(ref.mean(), rel=1e-14)
+    p = np.linspace(0.02, 0.98, 25)
+    np.testing.assert_allclose(post.logpdf(p), ref.logpdf(p), rtol=1e-12)
+    # the posterior is the normalised product prior x likelihood (Bayes' rule, numerically)
+    lik = np.exp(logpmf_bernoulli(x[:, None], p[None, :]).sum(axis=0))
+    unnorm = lik * np.exp(logpdf_beta(p, a, b))
+    ratio = unnorm / np.exp(post.logpdf(p))
+    np.testing.assert_allclose(ratio, ratio[0], rtol=1e-10)  # proportional at every p
+    # predictive = integral of p over the posterior (quadrature, a second route)
+    integral, _ = scipy.integrate.quad(lambda q: q * ref.pdf(q), 0.0, 1.0)
+    assert post.predictive() == pytest.approx(integral, rel=1e-9)
+
+
+def test_beta_posterior_sequential_equals_batch():
+    x = np.array([1, 0, 0, 1, 1, 1, 0])
+    post = bernoulli_beta_posterior(x[:3], 2.0, 3.0)
+    post = bernoulli_beta_posterior(x[3:], post.a, post.b)  # yesterday's posterior as prior
+    assert post == bernoulli_beta_posterior(x, 2.0, 3.0)
+    assert bernoulli_beta_posterior([], 2.0, 3.0) == gaussian.BetaBernoulliPosterior(2.0, 3.0)
+
+
+@pytest.mark.parametrize("pseudo", [0.5, 1.0, 3.0])
+def test_pseudo_counts_are_a_symmetric_beta_prior(pseudo):
+    x = np.array([1, 1, 1, 0, 1])
+    post = bernoulli_beta_posterior(x, pseudo, pseudo)
+    assert post.predictive() == pytest.approx(ml_bernoulli(x, pseudo=pseudo), rel=1e-15)
+    # pseudo = 1, Laplace's rule of succession: (n1 + 1) / (N + 2)
+    if pseudo == 1.0:
+        assert post.mean() == pytest.approx(5 / 7, rel=1e-15)
+    # the ML estimate is the MAP of the flat prior
+    assert bernoulli_beta_posterior(x).mode() == pytest.approx(ml_bernoulli(x), rel=1e-15)
+
+
+def test_beta_errors():
+    with pytest.raises(ValueError, match="binary outcomes"):
+        bernoulli_beta_posterior([1, 2])
+    with pytest.raises(ValueError, match=r"1-D array of N binary outcomes, got shape \(1, 3\)"):
+        bernoulli_beta_posterior([[1, 0, 1]])
+    with pytest.raises(ValueError, match="a must be finite and > 0"):
+        bernoulli_beta_posterior([1], a=0.0)
+    with pytest.raises(ValueError, match="b must be finite and > 0"):
+        bernoulli_beta_posterior([1], b=-1.0)
+    with pytest.raises(TypeError, match="a must be a real number"):
+        bernoulli_beta_posterior([1], a="1")
+    with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+        logpdf_beta([0.5, 1.5], 1.0, 1.0)
+    with pytest.raises(ValueError, match="b must be finite"):
+        logpdf_beta(0.5, 1.0, np.inf)
+    with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+        bernoulli_beta_posterior([1, 0]).logpdf(-0.1)
+    for a, b in ((1.0, 1.0), (0.5, 3.0), (3.0, 0.5)):
+        with pytest.raises(ValueError, match="no single mode"):
+            gaussian.BetaBernoulliPosterior(a, b).mode()
+    with pytest.raises(ValueError, match="a must be finite and > 0"):
+        gaussian.BetaBernoulliPosterior(0.0, 1.0)
+    with pytest.raises(TypeError, match="b must be a real number"):
+        gaussian.BetaBernoulliPosterior(1.0, None)

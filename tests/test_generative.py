@@ -21,6 +21,7 @@ from mlpr.generative import (
     log_joint,
     log_posteriors,
     map_decisions,
+    ml_class_priors,
     multinomial_binary_llr_weights,
     mvg_binary_llr_coefficients,
     tied_binary_llr_coefficients,
@@ -911,3 +912,79 @@ def test_a_gaussian_classifier_built_by_hand_names_an_unknown_kind():
     assert GaussianClassifier(mu=m.mu, C=m.C, kind="mvg") == m
     with pytest.raises(ValueError, match="kind must be one of"):
         GaussianClassifier(mu=m.mu, C=m.C, kind="full")
+
+
+# -- ML class priors and the short notes' "LDA" / "QDA" (notes 000 eq. 14, 003 section 6.3.1) -----
+
+
+def test_ml_class_priors_by_hand():
+    np.testing.assert_array_equal(ml_class_priors([0, 1, 1, 2, 1]), [0.2, 0.6, 0.2])
+    np.testing.assert_array_equal(ml_class_priors(np.array([1, 1, 0, 1])), [0.25, 0.75])
+    # K larger than the labels: the absent class has ML prior 0
+    np.testing.assert_array_equal(ml_class_priors([0, 0, 1, 1], K=3), [0.5, 0.5, 0.0])
+    # exact fractions: n_k / N for an awkward N
+    L = np.repeat([0, 1, 2], [7, 11, 13])
+    np.testing.assert_array_equal(ml_class_priors(L),
+                                  [float(Fraction(n, 31)) for n in (7, 11, 13)])
+
+
+def test_ml_class_priors_maximise_the_label_likelihood():
+    L = np.repeat([0, 1, 2], [5, 12, 3])
+    n = np.bincount(L)
+    pi = ml_class_priors(L)
+    best = n @ np.log(pi)
+    rng = np.random.default_rng(0)
+    for q in rng.dirichlet(np.ones(3), size=200):  # any other prior has a lower likelihood
+        assert n @ np.log(q) < best
+
+
+def _scipy_posteriors(DTR, LTR, DTE, covs):
+    """P(k | x) from scipy.stats densities and the class frequencies n_k / N."""
+    K = LTR.max() + 1
+    joint = np.stack([scipy.stats.multivariate_normal(DTR[:, LTR == k].mean(axis=1), covs[k])
+                      .pdf(DTE.T) * np.mean(LTR == k) for k in range(K)])
+    return joint / joint.sum(axis=0)
+
+
+def test_short_notes_lda_and_qda_with_learned_priors():
+    rng = np.random.default_rng(3)
+    n = [30, 60, 10]
+    means = [np.array([0.0, 0.0]), np.array([2.0, 1.0]), np.array([0.5, 2.5])]
+    DTR = np.hstack([rng.normal(size=(2, nk)) * [[1.0], [0.6]] + vcol(m)
+                     for nk, m in zip(n, means)])
+    LTR = np.repeat([0, 1, 2], n)
+    DTE = rng.normal(size=(2, 15)) * 2
+    # "QDA": per-class ML covariances; "LDA": the within-class covariance Sw, shared
+    covs_q = [np.cov(DTR[:, LTR == k], bias=True) for k in range(3)]
+    Sw = compute_Sw_Sb(DTR, LTR)[0]
+    for train, covs in ((train_mvg, covs_q), (train_tied, [Sw] * 3)):
+        P = np.exp(log_posteriors(train(DTR, LTR).scores(DTE), ml_class_priors(LTR)))
+        np.testing.assert_allclose(P, _scipy_posteriors(DTR, LTR, DTE, covs), rtol=1e-9)
+
+
+def test_short_notes_lda_matches_sklearn():
+    sklearn = pytest.importorskip("sklearn.discriminant_analysis")
+    D, L = load_iris()
+    L = np.where(L == 2, 1, L)[:120]  # unequal classes: 50 and 70 samples
+    D = D[:, :120]
+    S = train_tied(D, L).scores(D)
+    P = np.exp(log_posteriors(S, ml_class_priors(L)))
+    lda = sklearn.LinearDiscriminantAnalysis(solver="lsqr").fit(D.T, L)  # priors n_k / N
+    np.testing.assert_allclose(P.T, lda.predict_proba(D.T), rtol=1e-6, atol=1e-12)
+
+
+def test_ml_class_priors_errors():
+    with pytest.raises(ValueError, match="L is empty"):
+        ml_class_priors([])
+    with pytest.raises(ValueError, match="label 3 but only 3 classes"):
+        ml_class_priors([0, 3], K=3)
+    with pytest.raises(ValueError, match="negative value"):
+        ml_class_priors([0, -1])
+    with pytest.raises(ValueError, match=r"L has shape \(1, 3\)"):
+        ml_class_priors([[0, 1, 1]])
+    with pytest.raises(TypeError, match="K must be an integer"):
+        ml_class_priors([0, 1], K=2.0)
+    with pytest.raises(ValueError, match="K must be >= 1"):
+        ml_class_priors([0, 1], K=0)
+    with pytest.raises(ValueError, match="non-integer"):
+        ml_class_priors([0.5, 1])

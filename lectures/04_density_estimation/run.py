@@ -3,7 +3,8 @@
 Gaussian ML fits over histograms of the iris features (1-D per class and feature, 2-D with
 contours), the log-likelihood falling as the ML parameters are perturbed, and ML estimates of
 discrete models: a Bernoulli coin and a categorical die, the pitfall of zero counts and the
-pseudo-counts that remove it.
+pseudo-counts that remove it; the Bayesian estimate of a coin's probability (notes section
+4.5.1): 3 heads in 3 tosses, pi_ML = 1 against the Beta posterior of a few priors.
 """
 
 import numpy as np
@@ -11,8 +12,10 @@ from _lecture import CLOSED_FORM, INVARIANT, Lecture
 
 from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris
 from mlpr.gaussian import (
+    bernoulli_beta_posterior,
     compute_mu_C,
     loglikelihood,
+    logpdf_beta,
     logpdf_GAU_ND,
     logpmf_bernoulli,
     logpmf_categorical,
@@ -106,4 +109,37 @@ lec.figure(plot_bars(range(1, 7), {**pmfs, "fair die": np.full(6, 1 / 6)}, xlabe
                      ylabel="probability",
                      title="Die: ML categorical estimate from 12 rolls, with pseudo-counts"),
            "die_pseudocounts.png")
+
+# -- Bayesian estimation of the coin: 3 tosses, 3 heads (notes section 4.5.1) -----------------
+lec.section("Coin, 3 tosses, 3 heads: pi_ML = 1 against the Beta posterior Beta(a + 3, b)")
+tosses = np.array([1, 1, 1])
+lec.check("pi_ML", ml_bernoulli(tosses), 1.0, tol=0, source=CLOSED_FORM)
+priors = {"Beta(1, 1), uniform": (1.0, 1.0), "Beta(0.5, 0.5)": (0.5, 0.5),
+          "Beta(2, 2)": (2.0, 2.0), "Beta(5, 5)": (5.0, 5.0),
+          "Beta(2, 8), tails favoured": (2.0, 8.0)}
+grid = np.linspace(0.0, 1.0, 401)[1:-1]  # Beta(a, b) with a or b < 1 is unbounded at the ends
+rows, curves = [], {}
+for name, (a, b) in priors.items():
+    post = bernoulli_beta_posterior(tosses, a, b)
+    try:
+        mode = post.mode()
+    except ValueError:  # b + n0 = 0.5 < 1: the density grows without bound towards pi = 1
+        mode = "none (unbounded at 1)"
+    rows.append([name, f"Beta({post.a:g}, {post.b:g})", post.mean(), mode,
+                 ml_bernoulli(tosses, pseudo=a) if a == b else "- (a != b)"])
+    curves[f"posterior, prior {name}"] = np.exp(post.logpdf(grid))
+lec.table("coin_beta", "Posterior of pi after 3 heads (mean = P(next toss is H | data))",
+          ["prior", "posterior", "posterior mean", "MAP", "ml_bernoulli(pseudo=a)"], rows)
+lec.check("uniform prior: P(H | 3 heads) = (3 + 1) / (3 + 2), Laplace's rule = pseudo=1",
+          [rows[0][2], ml_bernoulli(tosses, pseudo=1.0)], [4 / 5, 4 / 5], tol=1e-15,
+          source=CLOSED_FORM)
+lec.claim("the MAP of the uniform prior is pi_ML = 1", rows[0][3] == 1.0, source=CLOSED_FORM)
+fig, axes = figure_grid(1, 1, width=6.5, height=4.2)
+plot_curves(grid, {"prior Beta(1, 1)": np.exp(logpdf_beta(grid, 1.0, 1.0)), **curves},
+            xlabel="pi = P(heads)", ylabel="density", marker="", ax=axes[0, 0],
+            title="Coin, 3 heads in 3 tosses: Beta posteriors of pi")
+axes[0, 0].axvline(1.0, color="k", ls="--", lw=1, label="pi_ML = 1")
+axes[0, 0].set_ylim(0, 6)
+axes[0, 0].legend(loc="upper left", fontsize=8)
+lec.figure(fig, "coin_beta_posterior.png")
 lec.finish()
