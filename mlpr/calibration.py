@@ -38,6 +38,15 @@ train on, and evaluated on scores that the calibrator did not train on:
 3. the final calibrator applied to the evaluation scores of the classifier trained on the whole
    training set.
 
+Multiclass calibration (end of section 7.3: miscalibrated multiclass scores are "addressable with
+multiclass logistic regression"): an affine map :math:`S_{cal} = A S + \gamma 1^T` of K class
+log-likelihoods (A full, diagonal or :math:`\alpha I`), learned by prior-weighted multiclass LR on
+a calibration set, `train_multiclass_calibration`; evaluate it with the multiclass empirical Bayes
+risk (`mlpr.evaluation.empirical_bayes_risk` of the Bayes decisions for K-class priors and costs).
+
+Voting (section 7.4): `majority_vote` combines the *decisions* of several systems, which the notes
+set against fusion of their *scores*: a vote ignores how sure each system is.
+
 Isotonic calibration (beyond the notes, which call it too complex to cover;
 `train_isotonic_calibration`): the best monotone non-decreasing map from scores to target
 posteriors, found by the pool-adjacent-violators algorithm (`mlpr.evaluation.pav`), turned into
@@ -46,30 +55,41 @@ non-linear miscalibration, but on the calibration set it is optimistic (it fits 
 exactly where the classes do not overlap) and its end bins would give infinite llrs; see the
 function for how they are clipped.
 
-==============================  ============================  =====================================
-what                            function                      model / result
-==============================  ============================  =====================================
-linear calibration, fusion      `train_linear_calibration`    `LinearCalibration` (alpha, gamma)
-fusion of a list of systems     `train_fusion`                `LinearCalibration`
-isotonic (PAV) calibration      `train_isotonic_calibration`  `IsotonicCalibration`
-K-fold protocol                 `kfold_calibrate`             (calibrated scores, final model)
-==============================  ============================  =====================================
+============================  ==============================  ====================================
+what                          function                        model / result
+============================  ==============================  ====================================
+linear calibration, fusion    `train_linear_calibration`      `LinearCalibration` (alpha, gamma)
+fusion of a list of systems   `train_fusion`                  `LinearCalibration`
+isotonic (PAV) calibration    `train_isotonic_calibration`    `IsotonicCalibration`
+K-fold protocol               `kfold_calibrate`               (calibrated scores, final model)
+multiclass calibration        `train_multiclass_calibration`  `MulticlassCalibration` (A, gamma)
+majority vote of M systems    `majority_vote`                 (N,) decisions
+============================  ==============================  ====================================
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+import scipy.optimize
+from scipy.special import logsumexp
 
 from .evaluation import pav
 from .logreg import train_logreg_binary
 from .utils import (
+    ConvergenceWarning,
     check_array,
     check_binary_labels,
     check_choice,
+    check_class_priors,
+    check_class_scores,
     check_finite,
     check_int,
+    check_labels,
     check_lambda,
     check_prior,
+    check_real,
     check_scale,
     kfold_shuffled_indices,
     model,
@@ -82,6 +102,10 @@ __all__ = [
     "IsotonicCalibration",
     "train_isotonic_calibration",
     "kfold_calibrate",
+    "MulticlassCalibration",
+    "train_multiclass_calibration",
+    "multiclass_calibration_obj_wrap",
+    "majority_vote",
 ]
 
 _METHODS = ("linear", "isotonic")
@@ -511,3 +535,373 @@ def _check_folds_hold_both_classes(folds: list, L: np.ndarray) -> None:
             f"({tr.size} scores) have no sample of class {missing} to train the calibrator "
             f"on; {remedy}"
         )
+
+
+# ------------------------------------------------------------------------------------------------
+# multiclass calibration (end of section 7.3)
+
+
+@model
+class MulticlassCalibration:
+    r"""An affine calibration of K class log-likelihoods, :math:`S_{cal} = A S + \gamma 1^T`.
+
+    Learned by `train_multiclass_calibration`. A frozen model (`mlpr.utils.model`) that compares
+    and hashes by value; its arrays are read-only.
+
+    Attributes
+    ----------
+    A : ndarray, shape (K, K)
+        The map: :math:`\alpha I` (``kind="scalar"``), :math:`\mathrm{diag}(a)`
+        (``"diagonal"``) or a full matrix (``"full"``, returned with every column summing to 1,
+        as the identity's do: adding one row vector to every row of A changes no posterior).
+    b : ndarray, shape (K,)
+        Biases of the multiclass logistic regression: :math:`A s + b` are the class
+        log-posteriors under ``priors``, up to a constant per sample.
+    gamma : ndarray, shape (K,)
+        :math:`\gamma = b - \log\pi`, the offsets of the calibrated log-likelihoods (the
+        multiclass eq. 143), shifted to sum to 0.
+    priors : ndarray, shape (K,)
+        The class priors :math:`\pi` of the objective (the empirical proportions of the
+        calibration set when trained with ``priors=None``).
+    kind : str
+        "scalar", "diagonal" or "full".
+    l : float
+        lambda of the objective.
+    objective : float
+        The objective at the returned parameters.
+    """
+
+    A: np.ndarray
+    b: np.ndarray
+    gamma: np.ndarray
+    priors: np.ndarray
+    kind: str
+    l: float
+    objective: float
+
+    @property
+    def n_classes(self) -> int:
+        """K, the number of classes."""
+        return self.A.shape[0]
+
+    def transform(self, S) -> np.ndarray:
+        r"""Calibrated class log-likelihoods :math:`A S + \gamma 1^T`, shape (K, N).
+
+        Parameters
+        ----------
+        S : array_like, shape (K, N)
+            Class scores of the same kind as in training (e.g. a model's class
+            log-likelihoods), finite.
+
+        Returns
+        -------
+        ndarray, shape (K, N)
+            Use them as any class log-likelihoods: ``log_posteriors(S_cal, priors)`` and
+            ``bayes_decisions`` for the application's priors and costs. They are defined up to
+            a constant per sample (column), like every score matrix of a generative model.
+        """
+        S = _check_class_score_matrix(S, n_classes=self.n_classes)
+        return self.A @ S + self.gamma[:, None]  # S_cal = A S + gamma 1^T
+
+    def scores(self, S) -> np.ndarray:
+        """The same as `transform`: the (K, N) calibrated scores, under the name every model
+        of mlpr gives its scores."""
+        return self.transform(S)
+
+
+_KINDS = ("full", "diagonal", "scalar")
+_FLOOR_TOL = 1e-6  # L-BFGS stopping between tol and this gradient: the floating-point floor
+
+
+def _check_class_score_matrix(S, n_classes: int | None = None, n_samples: int | None = None,
+                              name: str = "S") -> np.ndarray:
+    """A finite (K, N) matrix of class scores; ``n_classes`` (of a model) and ``n_samples``
+    (the number of labels) explain a transposed (N, K) matrix."""
+    a = check_finite(check_class_scores(S, name), name)
+    K, N = a.shape
+    transposed = (f"{name} has shape {a.shape}: mlpr expects class scores as (K, N), one row "
+                  f"per class and one column per sample; did you mean {name}.T?")
+    if n_samples is not None and N != n_samples:
+        if K == n_samples:
+            raise ValueError(transposed)
+        raise ValueError(f"{name} has {N} samples (columns), shape {a.shape}, but L has "
+                         f"{n_samples} labels: pass one label per sample")
+    if n_classes is not None and K != n_classes:
+        if N == n_classes:
+            raise ValueError(transposed)
+        raise ValueError(f"{name} has {K} classes (rows), shape {a.shape}, but the calibration "
+                         f"was trained on K = {n_classes}: pass ({n_classes}, N) scores")
+    return a
+
+
+def _check_multiclass_task(S, L, priors, kind, l):
+    """Validated (S, L, weights xi, priors, kind, l) of a multiclass calibration."""
+    kind = check_choice(kind, "kind", _KINDS)
+    l = check_lambda(l)
+    L = check_labels(L, allow_empty=False)
+    S = _check_class_score_matrix(S, n_samples=L.size)
+    K = S.shape[0]
+    if K < 2:
+        raise ValueError(f"S has shape {S.shape}: calibration needs K >= 2 classes (rows)")
+    L = check_labels(L, n_classes=K, require_all=True)
+    check_scale(S, "S")
+    n_k = np.bincount(L, minlength=K).astype(np.float64)
+    if priors is None:
+        pi = n_k / L.size
+    else:
+        pi = check_class_priors(priors, K, n_samples=L.size)
+        if np.any(pi <= 0.0):
+            raise ValueError(f"priors must be positive to weigh every class, got prior 0 for "
+                             f"class {int(np.argmin(pi))}")
+    xi = (pi / n_k)[L]  # eq. (101): each class weighs pi_k, shared by its n_k samples
+    return S, L, xi, pi, kind, l
+
+
+def _unpack_map(theta: np.ndarray, K: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """A (K, K) and b (K,) of theta = [parameters of A; b]: alpha, a (K,) or A row by row."""
+    p, b = theta[:-K], theta[-K:]
+    if kind == "scalar":
+        return p[0] * np.eye(K), b
+    if kind == "diagonal":
+        return np.diag(p), b
+    return p.reshape(K, K), b
+
+
+def _map_penalty(p: np.ndarray, A: np.ndarray, kind: str) -> np.ndarray:
+    """What lambda / 2 |.|^2 penalises: the parameters alpha or a; for the full map its
+    representative of least norm, A - 1 (1^T A) / K (every column centred), so that the
+    objective does not depend on the representative either."""
+    return A - A.mean(axis=0) if kind == "full" else p
+
+
+def _map_gradient(G_A: np.ndarray, kind: str) -> np.ndarray:
+    """The gradient with respect to the parameters of A from the one w.r.t. the matrix A."""
+    if kind == "scalar":
+        return np.array([np.trace(G_A)])
+    if kind == "diagonal":
+        return np.diag(G_A).copy()
+    return G_A.ravel()
+
+
+def _multiclass_fg(theta, S, L, xi, kind, l):
+    r"""Prior-weighted multiclass logistic loss of Z = A S + b 1^T and its gradient."""
+    K, N = S.shape
+    A, b = _unpack_map(theta, K, kind)
+    Z = A @ S + b[:, None]  # z_ki = (A s_i)_k + b_k: log posterior under pi, up to a constant
+    lse = logsumexp(Z, axis=0)
+    own = (L, np.arange(N))
+    r = _map_penalty(theta[:-K], A, kind)
+    f = xi @ (lse - Z[own]) + 0.5 * l * np.sum(r * r)  # - sum_i xi_i log y_{c_i i}
+    G = np.exp(Z - lse)  # posteriors y_ki
+    G[own] -= 1.0
+    G *= xi  # d f / d z_ki = xi_i (y_ki - [c_i = k])
+    grad = np.concatenate([_map_gradient(G @ S.T, kind) + l * r.ravel(), G.sum(axis=1)])
+    return float(f), grad
+
+
+def multiclass_calibration_obj_wrap(S, L, l=0.0, priors=None, kind="full"):
+    r"""Build the objective of multiclass calibration and its gradient, as a function of
+    theta = [parameters of A; b].
+
+    Parameters
+    ----------
+    S, L, l, priors, kind
+        As in `train_multiclass_calibration`.
+
+    Returns
+    -------
+    callable
+        ``f_grad(theta) -> (f, grad)``, theta of shape (P + K,): the P parameters of A (1:
+        alpha; K: the diagonal a; K^2: A row by row), then the K biases b.
+
+    Notes
+    -----
+    See `train_multiclass_calibration` for the objective. The function the trainer minimises;
+    public so that its gradient can be checked, e.g. against finite differences.
+    """
+    S, L, xi, _, kind, l = _check_multiclass_task(S, L, priors, kind, l)
+    K = S.shape[0]
+    n_params = {"scalar": 1, "diagonal": K, "full": K * K}[kind] + K
+
+    def f_grad(theta):
+        t = check_finite(check_array(theta, "theta"), "theta")
+        if t.shape != (n_params,):
+            raise ValueError(f"theta has shape {t.shape}, expected ({n_params},) for "
+                             f"kind={kind!r} and K = {K}: [parameters of A; b]")
+        return _multiclass_fg(t, S, L, xi, kind, l)
+
+    return f_grad
+
+
+def train_multiclass_calibration(S, L, l=0.0, priors=None, kind="full", *,
+                                 tol=1e-10, max_iter=1000) -> MulticlassCalibration:
+    r"""Learn an affine calibration of K class log-likelihoods by prior-weighted multiclass LR.
+
+    Parameters
+    ----------
+    S : array_like, shape (K, N)
+        Class scores of a labelled calibration set (e.g. the out-of-fold class log-likelihoods
+        of a generative model, `mlpr.evaluation.kfold_scores`), finite.
+    L : array_like, shape (N,)
+        Labels 0..K-1, every class present.
+    l : float, default 0
+        lambda, multiplying half the squared norm of the parameters of A (alpha; a; for the
+        full map :math:`\|A - 1 1^T A / K\|_F^2`); the biases are not regularised.
+    priors : array_like, shape (K,), optional
+        The target class priors :math:`\pi` of the objective, positive. Default: the
+        proportions of the calibration set (the unweighted mean cross-entropy).
+    kind : {"full", "diagonal", "scalar"}
+        The map :math:`S_{cal} = A S + \gamma 1^T`: a full (K, K) matrix A (multiclass logistic
+        regression with the K scores as features, K^2 + K parameters); a diagonal one (one
+        scale per class, 2K); or :math:`\alpha I` (one scale and K offsets, K + 1: the binary
+        calibration's :math:`\alpha` and :math:`\gamma`, and the most robust on a small
+        calibration set).
+    tol : float, default 1e-10
+        L-BFGS stops when the largest gradient component (of the problem on the scores divided
+        by their spread) is below ``tol``, or earlier when the objective no longer decreases in
+        floating point (typically at about 1e-9), which is accepted as the minimiser.
+    max_iter : int, default 1000
+        L-BFGS iteration limit.
+
+    Returns
+    -------
+    MulticlassCalibration
+
+    Warns
+    -----
+    ConvergenceWarning
+        The iteration limit was reached, or L-BFGS stalled with a gradient above 1e-6; or
+        lambda = 0 and the calibrated scores rank every calibration sample's own class first
+        (no minimiser: the scale grows without bound).
+
+    Notes
+    -----
+    Multiclass calibration of the end of section 7.3 of the MLPR notes ("addressable with
+    multiclass logistic regression"): the binary calibration of eq. (140)-(143) with K classes.
+    The logits :math:`z_i = A s_i + b` are read as class log-posteriors under the target priors
+    :math:`\pi`; the parameters minimise the prior-weighted cross-entropy (the multiclass
+    eq. 101, each class weighing :math:`\pi_k` whatever its size :math:`n_k`)
+
+    .. math::
+
+        J(A, b) = \frac{\lambda}{2}\|\theta_A\|^2
+            - \sum_k \frac{\pi_k}{n_k} \sum_{i \mid c_i = k}
+              \log \frac{e^{z_{k i}}}{\sum_{k'} e^{z_{k' i}}},
+
+    and, as :math:`\gamma = \beta - \log\frac{\tilde\pi}{1 - \tilde\pi}` removes the target
+    prior in eq. (143), the calibrated log-likelihoods are :math:`A s + \gamma` with
+    :math:`\gamma = b - \log\pi` (shifted to sum to 0: only differences between classes
+    matter). When S are already the true class log-likelihoods, the minimiser of the expected
+    loss is A = I, :math:`\gamma = 0` for every :math:`\pi`, since the prior-weighted
+    cross-entropy is a proper scoring rule. With K = 2 the scalar map is the binary linear
+    calibration of the llr :math:`s_1 - s_0` (`train_linear_calibration` with prior
+    :math:`\pi_1`), and the full map without ``priors`` is `mlpr.logreg.train_logreg_multiclass`
+    on S. The scalar map is unchanged by adding a constant per sample to S (log-likelihoods,
+    log-joints and log-posteriors calibrate alike); the diagonal and full maps are not, so
+    train and apply them on scores of the same kind. Minimised by L-BFGS from the identity map
+    (:math:`A = I, b = \log\pi`).
+    """
+    S, L, xi, pi, kind, l = _check_multiclass_task(S, L, priors, kind, l)
+    tol = check_real(tol, "tol", low=0.0, strict=True)
+    max_iter = check_int(max_iter, "max_iter", low=1)
+    return _train_multiclass(S, L, xi, pi, kind, l, tol, max_iter)
+
+
+def _train_multiclass(S, L, xi, pi, kind, l, tol, max_iter) -> MulticlassCalibration:
+    """L-BFGS on `_multiclass_fg` from the identity map, on the scores divided by their spread
+    sigma (A sigma is then the unknown, and lambda / sigma^2 its weight: the same minimiser,
+    better conditioned); the representative with sum(gamma) = 0 (full map: the columns of A
+    summing to 1)."""
+    K = S.shape[0]
+    sigma = _spread(S)
+    identity = {"scalar": [1.0], "diagonal": np.ones(K), "full": np.eye(K).ravel()}[kind]
+    theta0 = np.concatenate([sigma * np.asarray(identity), np.log(pi)])  # trust the scores
+    res = scipy.optimize.minimize(
+        _multiclass_fg, theta0, args=(S / sigma, L, xi, kind, l / sigma**2), jac=True,
+        method="L-BFGS-B",
+        options={"ftol": 0.0, "gtol": tol, "maxiter": max_iter, "maxfun": 10 * max_iter + 20})
+    theta = np.concatenate([res.x[:-K] / sigma, res.x[-K:]])
+    A, b = _unpack_map(theta, K, kind)
+    _warn_multiclass(A @ S + b[:, None], L, np.abs(res.jac).max(), l, tol, res)
+    if kind == "full":
+        A = A - A.mean(axis=0) + 1.0 / K  # the same posteriors; the identity when calibrated
+    gamma = b - np.log(pi)  # the multiclass eq. (143): remove the target prior
+    gamma = gamma - gamma.mean()
+    f = _multiclass_fg(theta, S, L, xi, kind, l)[0]
+    return MulticlassCalibration(A=A.copy(), b=gamma + np.log(pi), gamma=gamma, priors=pi.copy(),
+                                 kind=kind, l=l, objective=f)
+
+
+def _spread(S: np.ndarray) -> float:
+    """The root mean square deviation of the scores from their class means (1 if 0)."""
+    s = float(np.sqrt(np.mean((S - S.mean(axis=1, keepdims=True)) ** 2)))
+    return s if s > 0.0 else 1.0
+
+
+def _warn_multiclass(Z: np.ndarray, L: np.ndarray, gmax: float, l: float, tol: float,
+                     res) -> None:
+    """ConvergenceWarning when the calibration has no minimiser or was not reached; L-BFGS
+    stopping short of ``tol`` at the floating-point floor of the objective (gradient below
+    _FLOOR_TOL) is the minimiser to the precision of float64."""
+    own = Z[L, np.arange(L.size)]
+    Z = Z.copy()
+    Z[L, np.arange(L.size)] = -np.inf
+    if l == 0.0 and np.all(own > Z.max(axis=0)):
+        warnings.warn(
+            "l = 0 and the calibrated scores rank every calibration sample's own class first: "
+            "the objective has no minimiser and the scale of A grows without bound; use l > 0",
+            ConvergenceWarning, stacklevel=3)
+    elif gmax > tol and (res.status == 1 or gmax > _FLOOR_TOL):
+        why = "reached max_iter" if res.status == 1 else "stalled"
+        warnings.warn(
+            f"L-BFGS {why} after {res.nit} iterations with the largest gradient component "
+            f"{gmax:.3g} (scores divided by their spread) above tol = {tol:g}: the calibration "
+            f"is not at the minimiser; pass a larger max_iter or tol",
+            ConvergenceWarning, stacklevel=3)
+
+
+# ------------------------------------------------------------------------------------------------
+# voting (section 7.4)
+
+
+def majority_vote(decisions, K=None) -> np.ndarray:
+    r"""Majority vote of M systems' decisions on each sample, ties to the lowest class.
+
+    Parameters
+    ----------
+    decisions : array_like, shape (M, N)
+        Row m holds system m's decisions 0..K-1 on the N samples (booleans accepted), e.g.
+        ``numpy.vstack([optimal_bayes_decisions(s, pi) for s in llrs])``.
+    K : int, optional
+        Number of classes, at least 2 and above every decision. Default: ``max(2, max + 1)``.
+
+    Returns
+    -------
+    ndarray of int64, shape (N,)
+        The class with the most votes; among classes with equally many votes, the lowest.
+
+    Notes
+    -----
+    Decision-level combination, which section 7.4 of the MLPR notes sets against score-level
+    fusion (eq. 144-145): a vote counts a system that is barely sure as much as one that is
+    certain. In the notes' example, systems scoring (0.1, 0.1, -99) vote 2 to 1 for the target
+    while the sum of the scores, -98.8, says non-target; (-5, -4, 3) gets one vote for the
+    target, yet its sum (-6) is far larger than -98.8. With two classes the vote is the library's
+    decision rule applied to the vote margin: class 1 when
+    :math:`v_1 - v_0 > 0` strictly, so an even split (M even) goes to class 0, as a score at
+    the threshold does (eq. 128).
+    """
+    a = np.asarray(decisions) if not isinstance(decisions, (str, bytes)) else decisions
+    if np.ndim(a) != 2:
+        raise ValueError(
+            f"decisions has shape {np.shape(a)}: expected (M, N), one row per system and one "
+            f"column per sample" + ("; for the M decisions on one sample pass decisions[:, None]"
+                                    if np.ndim(a) == 1 else ""))
+    M, N = a.shape
+    if M == 0:
+        raise ValueError(f"decisions has shape {a.shape}: voting needs at least one system")
+    d = check_labels(a.ravel(), name="decisions").reshape(M, N)
+    top = int(d.max()) + 1 if d.size else 0
+    K = max(2, top) if K is None else check_int(K, "K", low=max(2, top))
+    votes = np.stack([np.count_nonzero(d == k, axis=0) for k in range(K)])  # v_k of each sample
+    return np.argmax(votes, axis=0).astype(np.int64)  # the first maximum: ties to the lowest

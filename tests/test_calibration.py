@@ -8,13 +8,27 @@ import pytest
 from mlpr.calibration import (
     IsotonicCalibration,
     LinearCalibration,
+    MulticlassCalibration,
     kfold_calibrate,
+    majority_vote,
+    multiclass_calibration_obj_wrap,
     train_fusion,
     train_isotonic_calibration,
     train_linear_calibration,
+    train_multiclass_calibration,
 )
-from mlpr.evaluation import act_dcf, cllr, min_cllr, min_dcf
-from mlpr.logreg import logreg_obj_wrap, train_logreg_binary
+from mlpr.evaluation import (
+    act_dcf,
+    bayes_decisions,
+    cllr,
+    empirical_bayes_risk,
+    min_cllr,
+    min_dcf,
+    optimal_bayes_decisions,
+)
+from mlpr.gaussian import logpdf_GAU_ND
+from mlpr.generative import log_posteriors
+from mlpr.logreg import logreg_obj_wrap, train_logreg_binary, train_logreg_multiclass
 from mlpr.utils import ConvergenceWarning, kfold_shuffled_indices, vrow
 
 PRIORS = (0.1, 0.5, 0.9)
@@ -405,3 +419,255 @@ def test_kfold_calibrate_fold_without_a_class(method):
     L1[3] = 1
     with pytest.raises(ValueError, match="at least 2 samples of each class"):
         kfold_calibrate(s, L1, k=2, method=method)
+
+
+# ------------------------------------------------------------------------------------------------
+# multiclass calibration
+
+MEANS = [np.array([[0.0], [0.0]]), np.array([[2.0], [0.0]]), np.array([[0.0], [2.0]])]
+COV = np.array([[1.0, 0.3], [0.3, 1.0]])
+KINDS = ("scalar", "diagonal", "full")
+
+
+def gaussian_class_loglik(n_per_class, seed):
+    """Exact class log-likelihoods (3, N) of samples of three known 2-D Gaussians: calibrated
+    scores by construction."""
+    rng = np.random.default_rng(seed)
+    n = np.atleast_1d(n_per_class) * np.ones(3, int)
+    D = np.hstack([rng.multivariate_normal(m.ravel(), COV, k).T for m, k in zip(MEANS, n)])
+    L = np.repeat(np.arange(3), n)
+    return np.vstack([logpdf_GAU_ND(D, m, COV) for m in MEANS]), L
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("priors", [None, [0.2, 0.3, 0.5]])
+def test_multiclass_calibration_of_calibrated_scores_is_identity(kind, priors):
+    S, L = gaussian_class_loglik(20000, seed=0)
+    cal = train_multiclass_calibration(S, L, kind=kind, priors=priors)
+    assert isinstance(cal, MulticlassCalibration) and cal.kind == kind
+    assert cal.A.shape == (3, 3) and cal.gamma.shape == (3,) and cal.n_classes == 3
+    # the population optimum is A = I, gamma = 0 for every target prior (proper scoring rule);
+    # 60,000 samples: a few standard errors
+    np.testing.assert_allclose(cal.A, np.eye(3), atol=0.03)
+    np.testing.assert_allclose(cal.gamma, 0.0, atol=0.05)
+    assert cal.gamma.sum() == pytest.approx(0.0, abs=1e-12)
+    expected = np.full(3, 1 / 3) if priors is None else priors
+    np.testing.assert_allclose(cal.priors, expected, rtol=1e-12)
+    np.testing.assert_allclose(cal.b, cal.gamma + np.log(cal.priors), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(cal.transform(S), cal.A @ S + cal.gamma[:, None], rtol=1e-12)
+    np.testing.assert_array_equal(cal.scores(S), cal.transform(S))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("l", [0.0, 0.1])
+def test_multiclass_calibration_gradient_against_finite_differences(kind, l):
+    S, L = gaussian_class_loglik([30, 20, 40], seed=1)
+    fg = multiclass_calibration_obj_wrap(2.0 * S + 1.0, L, l=l, priors=[0.5, 0.2, 0.3], kind=kind)
+    P = {"scalar": 1, "diagonal": 3, "full": 9}[kind] + 3
+    theta = np.random.default_rng(2).normal(0.0, 0.5, P)
+    f, g = fg(theta)
+    h = 1e-6
+    num = np.array([(fg(theta + h * e)[0] - fg(theta - h * e)[0]) / (2 * h) for e in np.eye(P)])
+    np.testing.assert_allclose(g, num, rtol=1e-6, atol=1e-8)
+    assert f > 0
+
+
+def test_multiclass_objective_by_hand():
+    # two samples, K = 2, scalar map theta = [alpha, b0, b1], empirical priors (weights 1/2)
+    S = np.array([[1.0, 0.0], [0.0, 2.0]])
+    L = np.array([0, 1])
+    f, _ = multiclass_calibration_obj_wrap(S, L, kind="scalar")(np.array([1.0, 0.0, 0.0]))
+    # z_0 = (1, 0): -log(e / (e + 1)); z_1 = (0, 2): -log(e^2 / (1 + e^2))
+    expected = 0.5 * (np.log1p(np.exp(-1.0)) + np.log1p(np.exp(-2.0)))
+    assert f == pytest.approx(expected, rel=1e-14)
+    f, _ = multiclass_calibration_obj_wrap(S, L, kind="scalar", l=0.5)(np.array([2.0, 0, 0]))
+    assert f == pytest.approx(0.5 * (np.log1p(np.exp(-2.0)) + np.log1p(np.exp(-4.0))) + 0.25 * 4,
+                              rel=1e-14)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_multiclass_calibration_is_the_minimiser(kind):
+    S, L = gaussian_class_loglik([300, 200, 250], seed=3)
+    S = 3.0 * S + np.array([[2.0], [0.0], [-1.0]])
+    cal = train_multiclass_calibration(S, L, kind=kind, l=1e-3, priors=[0.3, 0.3, 0.4])
+    fg = multiclass_calibration_obj_wrap(S, L, kind=kind, l=1e-3, priors=[0.3, 0.3, 0.4])
+    params = {"scalar": cal.A[:1, 0], "diagonal": np.diag(cal.A), "full": cal.A.ravel()}[kind]
+    f, g = fg(np.concatenate([params, cal.b]))
+    assert f == pytest.approx(cal.objective, rel=1e-12)
+    assert np.abs(g).max() < 1e-6
+
+
+def test_binary_scalar_calibration_is_linear_calibration_of_the_llr():
+    s, L = gaussian_llrs(400, 600, seed=4)
+    rng = np.random.default_rng(5)
+    base = rng.normal(0.0, 3.0, s.size)  # any common part of the two log-likelihoods
+    S = np.vstack([base, base + 2.5 * s - 1.0])  # miscalibrated llr 2.5 s - 1
+    for prior, l in [(0.5, 0.0), (0.2, 0.0), (0.7, 0.05)]:
+        multi = train_multiclass_calibration(S, L, kind="scalar", l=l, priors=[1 - prior, prior])
+        lin = train_linear_calibration(S[1] - S[0], L, prior, l=l)
+        assert multi.A[0, 0] == pytest.approx(lin.alpha[0], rel=1e-6)
+        Sc = multi.transform(S)
+        np.testing.assert_allclose(Sc[1] - Sc[0], lin.scores(S[1] - S[0]), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("l", [0.0, 0.01])
+def test_full_calibration_without_priors_is_multiclass_logistic_regression(l):
+    S, L = gaussian_class_loglik([200, 300, 250], seed=6)
+    S = 0.5 * S + np.array([[1.0], [0.0], [0.5]])
+    cal = train_multiclass_calibration(S, L, kind="full", l=l)
+    lr = train_logreg_multiclass(S, L, l)
+    # the same objective (mean cross-entropy, lambda / 2 |W|^2 at its least-norm representative)
+    assert cal.objective == pytest.approx(lr.objective, rel=1e-9)
+    np.testing.assert_allclose(log_posteriors(cal.transform(S), cal.priors),
+                               lr.log_posteriors(S), atol=1e-6)
+    np.testing.assert_allclose(cal.A.sum(axis=0), 1.0, rtol=1e-12)  # the representative
+
+
+def test_multiclass_calibration_lowers_the_held_out_bayes_risk():
+    S, L = gaussian_class_loglik([400, 400, 400], seed=7)
+
+    def bad(X):
+        return 3.0 * X + np.array([[2.0], [0.0], [-2.0]])  # over-confident, biased
+
+    St, Lt = gaussian_class_loglik([3000, 3000, 3000], seed=8)
+    costs = np.array([[0.0, 1.0, 4.0], [2.0, 0.0, 1.0], [1.0, 3.0, 0.0]])
+    for priors in ([1 / 3, 1 / 3, 1 / 3], [0.6, 0.3, 0.1], [0.1, 0.2, 0.7]):
+        raw = empirical_bayes_risk(bayes_decisions(log_posteriors(bad(St), priors), costs), Lt,
+                                   priors, costs)
+        ideal = empirical_bayes_risk(bayes_decisions(log_posteriors(St, priors), costs), Lt,
+                                     priors, costs)
+        for kind in KINDS:
+            cal = train_multiclass_calibration(bad(S), L, kind=kind)
+            risk = empirical_bayes_risk(
+                bayes_decisions(log_posteriors(cal.transform(bad(St)), priors), costs), Lt,
+                priors, costs)
+            assert risk <= raw
+            assert risk <= ideal + 0.02  # close to the decisions of the true posteriors
+
+
+def test_multiclass_scalar_calibration_ignores_a_shift_per_sample():
+    S, L = gaussian_class_loglik([100, 150, 120], seed=9)
+    shift = np.random.default_rng(10).normal(0.0, 10.0, S.shape[1])
+    a = train_multiclass_calibration(S, L, kind="scalar")
+    b = train_multiclass_calibration(S + shift, L, kind="scalar")
+    assert b.A[0, 0] == pytest.approx(a.A[0, 0], rel=1e-6)
+    np.testing.assert_allclose(b.gamma, a.gamma, atol=1e-6)
+
+
+def test_multiclass_calibration_model_is_a_value():
+    S, L = gaussian_class_loglik([50, 60, 70], seed=11)
+    a = train_multiclass_calibration(S, L, kind="diagonal")
+    b = train_multiclass_calibration(S.copy(), L.copy(), kind="diagonal")
+    assert a == b and hash(a) == hash(b)
+    assert a != train_multiclass_calibration(S, L, kind="scalar")
+    assert train_multiclass_calibration(S, L, 0.1, [0.2, 0.3, 0.5], "scalar") == \
+        train_multiclass_calibration(S, L, kind="scalar", priors=[0.2, 0.3, 0.5], l=0.1)
+    with pytest.raises(ValueError, match="read-only"):
+        a.A[0, 0] = 2.0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.kind = "full"
+
+
+def test_multiclass_calibration_separable_warns():
+    S = np.array([[3.0, 0.0, 0.0, 2.0, 0.0, 0.0], [0.0, 3.0, 0.0, 0.0, 2.0, 0.0],
+                  [0.0, 0.0, 3.0, 0.0, 0.0, 2.0]])
+    L = np.array([0, 1, 2, 0, 1, 2])
+    with pytest.warns(ConvergenceWarning, match="no minimiser"):
+        train_multiclass_calibration(S, L, kind="scalar")
+    cal = train_multiclass_calibration(S, L, kind="scalar", l=0.1)
+    assert np.all(np.isfinite(cal.A)) and cal.A[0, 0] > 0
+
+
+def test_multiclass_calibration_iteration_limit_warns():
+    S, L = gaussian_class_loglik([100, 100, 100], seed=12)
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        train_multiclass_calibration(3.0 * S, L, kind="full", max_iter=1)
+
+
+def test_multiclass_calibration_errors():
+    S, L = gaussian_class_loglik([5, 6, 7], seed=13)
+    with pytest.raises(ValueError, match=r"did you mean S\.T"):
+        train_multiclass_calibration(S.T, L)
+    with pytest.raises(ValueError, match="18 labels"):
+        train_multiclass_calibration(S[:, :10], L)
+    with pytest.raises(ValueError, match="K >= 2"):
+        train_multiclass_calibration(S[:1], np.zeros(18, int))
+    with pytest.raises(ValueError, match="no sample of class 1"):
+        train_multiclass_calibration(S, np.where(L == 1, 0, L))
+    with pytest.raises(ValueError, match="label 3"):
+        train_multiclass_calibration(S, np.where(L == 2, 3, L))
+    with pytest.raises(ValueError, match="kind must be one of"):
+        train_multiclass_calibration(S, L, kind="affine")
+    with pytest.raises(ValueError, match="l \\(lambda"):
+        train_multiclass_calibration(S, L, l=-1.0)
+    with pytest.raises(ValueError, match="priors must be positive"):
+        train_multiclass_calibration(S, L, priors=[0.5, 0.5, 0.0])
+    with pytest.raises(ValueError, match="sum to 1"):
+        train_multiclass_calibration(S, L, priors=[0.5, 0.5, 0.5])
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        train_multiclass_calibration(np.where(S > S.max() - 1e-9, np.inf * -1, S), L)
+    with pytest.raises(ValueError, match="must be a \\(K, N\\) matrix"):
+        train_multiclass_calibration(S[0], L)
+    with pytest.raises(TypeError, match="tol must be a real"):
+        train_multiclass_calibration(S, L, tol="small")
+    with pytest.raises(ValueError, match="max_iter must be >= 1"):
+        train_multiclass_calibration(S, L, max_iter=0)
+    cal = train_multiclass_calibration(S, L, kind="scalar", l=0.1)
+    with pytest.raises(ValueError, match=r"did you mean S\.T"):
+        cal.transform(S.T)
+    with pytest.raises(ValueError, match="trained on K = 3"):
+        cal.transform(S[:2])
+    fg = multiclass_calibration_obj_wrap(S, L, kind="diagonal")
+    with pytest.raises(ValueError, match=r"theta has shape \(5,\), expected \(6,\)"):
+        fg(np.zeros(5))
+
+
+# ------------------------------------------------------------------------------------------------
+# majority voting against fusion (section 7.4)
+
+
+def test_notes_voting_example():
+    # the notes' two samples: three systems' llrs (-5, -4, 3) and (0.1, 0.1, -99)
+    S = np.array([[-5.0, 0.1], [-4.0, 0.1], [3.0, -99.0]])
+    decisions = np.vstack([optimal_bayes_decisions(s, 0.5) for s in S])  # s > 0: class 1
+    np.testing.assert_array_equal(decisions, [[0, 1], [0, 1], [1, 0]])
+    vote = majority_vote(decisions)
+    np.testing.assert_array_equal(vote, [0, 1])  # voting: the second sample is a target
+    fused = S.sum(axis=0)  # fusion of calibrated llrs with alpha = 1, gamma = 0
+    np.testing.assert_allclose(fused, [-6.0, -98.8], rtol=1e-15)
+    np.testing.assert_array_equal(optimal_bayes_decisions(fused, 0.5), [0, 0])
+    # voting ranks the second sample above the first, the fused score far below
+    assert decisions[:, 1].sum() > decisions[:, 0].sum() and fused[1] < fused[0]
+
+
+def test_majority_vote_ties_and_classes():
+    # binary, M = 2: an even split goes to class 0 (a vote margin of 0 is not > 0)
+    np.testing.assert_array_equal(majority_vote([[0, 1, 1, 0], [1, 0, 1, 0]]), [0, 0, 1, 0])
+    # three classes: plurality, ties to the lowest class
+    d = np.array([[2, 0, 1, 2], [2, 1, 2, 1], [0, 2, 1, 0]])
+    np.testing.assert_array_equal(majority_vote(d), [2, 0, 1, 0])
+    # booleans, one system, K larger than the decisions
+    np.testing.assert_array_equal(majority_vote(np.array([[True, False]])), [1, 0])
+    np.testing.assert_array_equal(majority_vote([[1, 1], [1, 0]], K=5), [1, 0])
+    # against a brute-force count on random decisions
+    rng = np.random.default_rng(14)
+    d = rng.integers(0, 4, size=(5, 200))
+    counts = np.array([[np.sum(d[:, n] == k) for k in range(4)] for n in range(200)])
+    expected = [int(np.flatnonzero(c == c.max())[0]) for c in counts]
+    np.testing.assert_array_equal(majority_vote(d), expected)
+    assert majority_vote(d).dtype == np.int64
+
+
+def test_majority_vote_errors():
+    with pytest.raises(ValueError, match=r"decisions has shape \(3,\).*decisions\[:, None\]"):
+        majority_vote([0, 1, 1])
+    with pytest.raises(ValueError, match="at least one system"):
+        majority_vote(np.zeros((0, 4), int))
+    with pytest.raises(ValueError, match=r"\(L \+ 1\) // 2|decisions \+ 1"):
+        majority_vote([[-1, 1], [1, 1]])
+    with pytest.raises(ValueError, match="non-integer"):
+        majority_vote([[0.5, 1.0]])
+    with pytest.raises(ValueError, match="K must be >= 3"):
+        majority_vote([[0, 2]], K=2)
+    with pytest.raises(TypeError, match="decisions must"):
+        majority_vote([["a", "b"]])

@@ -4,17 +4,24 @@ Bayes decisions for an application (priors and costs), confusion matrices, the n
 minDCF and actDCF, ROC and DET curves, the EER and Bayes error plots, on iris and MNIST; Cllr and
 minCllr beyond the notes. Binary tasks: class 1 is the target, llr = log f(x|1) - log f(x|0),
 and llr > t decides class 1 (a score exactly at the threshold goes to class 0, eq. 128). Second
-part: calibration and fusion (ch. 7.3-7.4). References: the notes' worked example and the MNIST
-EERs of the course slides (the notes describe the MNIST results only in words).
+part: calibration and fusion (ch. 7.3-7.4), fusion against majority voting (7.4) and
+multiclass calibration (end of 7.3) on MNIST digits 3, 5, 8. References: the notes' worked
+example, the notes' voting example, and the MNIST EERs of the course slides (the notes describe
+the MNIST results only in words).
 """
 
+from functools import partial
 from itertools import combinations
-from types import SimpleNamespace
 
 import numpy as np
 from _lecture import CLOSED_FORM, INVARIANT, SLIDES, Lecture
 
-from mlpr.calibration import kfold_calibrate
+from mlpr.calibration import (
+    kfold_calibrate,
+    majority_vote,
+    train_fusion,
+    train_multiclass_calibration,
+)
 from mlpr.datasets import binary_task, load_iris_binary
 from mlpr.dimred import fit_pca
 from mlpr.evaluation import (
@@ -55,7 +62,7 @@ from mlpr.plots import (
     plot_det,
     plot_roc,
 )
-from mlpr.utils import split_db_2to1, vcol
+from mlpr.utils import kfold_indices, split_db_2to1, vcol
 
 lec = Lecture("07_measuring_predictions", __doc__)
 MODELS = {"MVG": train_mvg, "tied": train_tied, "naive Bayes": train_naive_bayes}
@@ -216,30 +223,34 @@ print("Out-of-fold training scores (kfold_scores, k = 5) -> kfold_calibrate (k =
       "out-of-fold scores) applied to the test scores of the model trained on the whole pair.")
 
 
-def llr_of(train):
-    """A Gaussian classifier as kfold_scores wants it: scores(D) = the (N,) llr."""
-    def fit(D, L):
-        model = train(D, L)
-        return SimpleNamespace(scores=lambda X: llr(model.scores(X)))
-    return fit
+def kfold_llrs(train, D, L, k=5):
+    """Out-of-fold llrs: the folds of kfold_scores (interleaved), each fold's model.llr(D)."""
+    out = np.empty(D.shape[1])
+    for tr, va in kfold_indices(D.shape[1], k):
+        out[va] = train(D[:, tr], L[tr]).llr(D[:, va])
+    return out
 
 
-CAL_SYSTEMS = {"MVG": llr_of(train_mvg), "tied": llr_of(train_tied),
-               "LR": lambda D, L: SimpleNamespace(scores=train_logreg_binary(D, L, 1e-3).llr)}
+CAL_SYSTEMS = {"MVG": train_mvg, "tied": train_tied,
+               "LR": partial(train_logreg_binary, l=1e-3)}  # every one has llr(D)
 FUSED = "MVG+LR"
 VARIANTS = [(n, v) for n in CAL_SYSTEMS for v in ("raw", "linear", "isotonic")]
 VARIANTS += [(FUSED, "linear")]
 CAL_PAIRS = [(4, 9), (3, 5), (7, 9)] if lec.quick else PAIRS  # quick mode: 3 hard pairs
 metrics = {v: np.zeros((len(CAL_PAIRS), 9)) for v in VARIANTS}
 cal49 = {}  # 4 vs 9: (test llrs, final calibrator)
+VOTE_PRIORS = (0.1, 0.5, 0.9)
+FUSED3 = "MVG+tied+LR"
+votes = {k: np.zeros((len(CAL_PAIRS), 3)) for k in ("vote", FUSED3, "best single")}
+split = np.zeros((len(CAL_PAIRS), 3, 2), int)  # where vote and fusion disagree: which is right
 for i, (a, b) in enumerate(CAL_PAIRS):
     if i % 9 == 0:
         lec.progress(f"calibration: pairs {i + 1}-{min(i + 9, len(CAL_PAIRS))} of "
                      f"{len(CAL_PAIRS)}, MVG / tied / LR, 5 folds")
     XTR, YTR = binary_task(ZTR[:50], LTR, a, b)
     XTE, YTE = binary_task(ZTE[:50], LTE, a, b)
-    oof = {n: kfold_scores(t, XTR, YTR, 5) for n, t in CAL_SYSTEMS.items()}
-    test = {n: t(XTR, YTR).scores(XTE) for n, t in CAL_SYSTEMS.items()}
+    oof = {n: kfold_llrs(t, XTR, YTR, 5) for n, t in CAL_SYSTEMS.items()}
+    test = {n: t(XTR, YTR).llr(XTE) for n, t in CAL_SYSTEMS.items()}
     oof[FUSED], test[FUSED] = np.vstack([oof["MVG"], oof["LR"]]), np.vstack([test["MVG"],
                                                                               test["LR"]])
     for n, v in VARIANTS:
@@ -252,6 +263,19 @@ for i, (a, b) in enumerate(CAL_PAIRS):
             + [cllr(s_te, YTE), min_cllr(s_te, YTE), cllr(s_tr, YTR)]
         if (a, b) == (4, 9):
             cal49[n, v] = s_te, model
+        if v == "linear":
+            test[n, "linear"] = s_te
+    # decision-level vs score-level combination of the three calibrated systems (section 7.4)
+    fused3 = train_fusion([oof[n] for n in CAL_SYSTEMS], YTR, 0.5).scores(
+        np.vstack([test[n] for n in CAL_SYSTEMS]))
+    for j, p in enumerate(VOTE_PRIORS):
+        voted = majority_vote([optimal_bayes_decisions(test[n, "linear"], p) for n in CAL_SYSTEMS])
+        fused = optimal_bayes_decisions(fused3, p)
+        votes["vote"][i, j] = dcf(voted, YTE, p)
+        votes[FUSED3][i, j] = act_dcf(fused3, YTE, p)
+        votes["best single"][i, j] = min(act_dcf(test[n, "linear"], YTE, p) for n in CAL_SYSTEMS)
+        differ = voted != fused
+        split[i, j] = np.sum(fused[differ] == YTE[differ]), np.sum(voted[differ] == YTE[differ])
 
 i49 = CAL_PAIRS.index((4, 9))
 header = ["system", "calibration", "min 0.1", "act 0.1", "min 0.5", "act 0.5", "min 0.9",
@@ -273,6 +297,83 @@ for n in CAL_SYSTEMS:
     lec.claim(f"{n:4s}: mean test actDCF at pi = 0.5 after linear calibration <= before",
               metrics[n, "linear"][:, 3].mean() <= metrics[n, "raw"][:, 3].mean(),
               source="expected, notes 7.3")
+
+
+# -- score-level combination versus voting (ch. 7.4) ---------------------------------------------
+lec.section("Score-level combination versus voting (ch. 7.4)")
+print("The notes' example: three systems' llrs on two samples; decisions llr > 0 (pi = 0.5); "
+      "fusion of calibrated llrs with alpha = 1, gamma = 0 is their sum")
+NOTES = np.array([[-5.0, 0.1], [-4.0, 0.1], [3.0, -99.0]])  # row = system, column = sample
+decided = np.vstack([optimal_bayes_decisions(s, 0.5) for s in NOTES])
+voted, summed = majority_vote(decided), NOTES.sum(axis=0)
+lec.table("notes_voting_example", "Row = sample; votes = systems deciding class 1 (target)",
+          ["sample", "llrs", "votes for 1", "majority vote", "sum of llrs", "fused decision"],
+          [[n + 1, str(NOTES[:, n].tolist()), int(decided[:, n].sum()), int(voted[n]),
+            float(summed[n]), int(summed[n] > 0)] for n in range(2)])
+lec.check("majority votes of the two samples", voted, [0, 1], tol=0, fmt="{:.0f}",
+          source=CLOSED_FORM)
+lec.check("sums of the llrs of the two samples", summed, [-6.0, -98.8], tol=1e-12,
+          fmt="{:.1f}", source=CLOSED_FORM)
+lec.claim("voting decides target for (0.1, 0.1, -99) but the fused score says non-target, and "
+          "the fused score ranks it below (-5, -4, 3), voting above",
+          voted[1] == 1 and summed[1] <= 0 and summed[1] < summed[0]
+          and decided[:, 1].sum() > decided[:, 0].sum(), source="the notes' argument, 7.4")
+print(f"\nMNIST ({lec.mnist_sizes}), {len(CAL_PAIRS)} digit pairs, PCA 50: the three linearly "
+      "calibrated systems (MVG, tied, LR, test llrs from the calibration above) combined by "
+      "majority vote of their Bayes decisions, or fused (train_fusion on their out-of-fold "
+      "scores, target prior 0.5) and decided once")
+rows = [[k] + list(m.mean(axis=0)) for k, m in votes.items()]
+rows += [["test images where they differ: fusion right / vote right"]
+         + [f"{split[:, j, 0].sum()} / {split[:, j, 1].sum()}" for j in range(3)]]
+lec.table("voting_vs_fusion", f"Mean over {len(CAL_PAIRS)} pairs of the DCF of the decisions "
+          "(fusion: actDCF; best single: the lowest actDCF of the three per pair)",
+          ["combination", "pi = 0.1", "pi = 0.5", "pi = 0.9"], rows)
+lec.claim("fusion beats voting: mean actDCF of the fused llrs < mean DCF of the votes, each prior",
+          np.all(votes[FUSED3].mean(axis=0) < votes["vote"].mean(axis=0)),
+          source="expected, notes 7.4")
+lec.claim("where vote and fusion disagree, the fusion is right more often, each prior",
+          np.all(split.sum(axis=0)[:, 0] > split.sum(axis=0)[:, 1]), source="expected, notes 7.4")
+
+# -- multiclass calibration (end of ch. 7.3) ------------------------------------------------------
+DIGITS = np.array([3, 5, 8])
+lec.section(f"Multiclass calibration (end of ch. 7.3): MNIST ({lec.mnist_sizes}) digits 3, 5, 8 "
+            "(classes 0, 1, 2), PCA 50")
+print("Out-of-fold class log-likelihoods (kfold_scores, k = 5, (3, N)) of the training images "
+      "-> train_multiclass_calibration(S, L, kind, priors = uniform); the calibration applied "
+      "to the test scores of the model trained on all the training images")
+X3, Y3 = ZTR[:50, np.isin(LTR, DIGITS)], np.searchsorted(DIGITS, LTR[np.isin(LTR, DIGITS)])
+XT3, YT3 = ZTE[:50, np.isin(LTE, DIGITS)], np.searchsorted(DIGITS, LTE[np.isin(LTE, DIGITS)])
+APPS3 = {"uniform, 0-1": (uniform_priors(3), uniform_cost_matrix(3)),
+         "(0.8, 0.1, 0.1), 0-1": (np.array([0.8, 0.1, 0.1]), uniform_cost_matrix(3)),
+         "uniform, 3 for 8 costs 10": (uniform_priors(3),
+                                       np.array([[0.0, 1, 10], [1, 0, 1], [1, 1, 0]]))}
+rows, risk3, maps = [], {}, {}
+for name, train in {"MVG": train_mvg, "tied": train_tied}.items():
+    lec.progress(f"multiclass calibration: {name}, 5 folds")
+    S_cal, S_test = kfold_scores(train, X3, Y3, 5), train(X3, Y3).scores(XT3)
+    for kind in ("raw", "scalar", "diagonal", "full"):
+        if kind == "raw":
+            S = S_test
+        else:
+            maps[name, kind] = train_multiclass_calibration(S_cal, Y3, kind=kind,
+                                                            priors=uniform_priors(3))
+            S = maps[name, kind].transform(S_test)
+        risk3[name, kind] = [empirical_bayes_risk(bayes_decisions(log_posteriors(S, p), C), YT3,
+                                                  p, C) for p, C in APPS3.values()]
+        pred = map_decisions(S, uniform_priors(3))
+        rows.append([name, kind, 100 * error_rate(pred, YT3)] + risk3[name, kind])
+lec.table("multiclass_calibration", f"Test set ({XT3.shape[1]} images): error % of the MAP "
+          "decisions (uniform priors) and normalised empirical Bayes risk of the Bayes decisions "
+          "for three applications (priors of digits 3, 5, 8; costs)",
+          ["model", "calibration", "error %"] + [f"risk {k}" for k in APPS3], rows)
+lec.table("multiclass_calibration_maps", "The learned maps S_cal = A S + gamma (scalar: alpha; "
+          "full: the diagonal of A; gamma sums to 0)", ["model", "kind", "A (diagonal)", "gamma"],
+          [[n, k, " ".join(f"{x:.3f}" for x in np.diag(m.A)),
+            " ".join(f"{x:.3f}" for x in m.gamma)] for (n, k), m in maps.items()])
+lec.claim("MVG (over-confident): every calibration lowers the risk of the two non-uniform "
+          "applications", all(risk3["MVG", k][j] < risk3["MVG", "raw"][j]
+                              for k in ("scalar", "diagonal", "full") for j in (1, 2)),
+          source="expected, notes 7.3")
 
 x = np.linspace(-4, 4, 81)
 panels = {n: {v: bayes_error_curve(cal49[n, v][0], L49, x)[1:]
