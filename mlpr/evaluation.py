@@ -114,6 +114,7 @@ from .utils import (
     check_array,
     check_binary_labels,
     check_bool,
+    check_choice,
     check_class_priors,
     check_class_scores,
     check_data_labels,
@@ -1481,7 +1482,8 @@ def min_cllr(llr, L) -> float:
 # k-fold scoring
 
 
-def kfold_scores(train, D, L, k: int, seed: int | None = None) -> np.ndarray:
+def kfold_scores(train, D, L, k: int, seed: int | None = None,
+                 method: str = "scores") -> np.ndarray:
     """Pooled out-of-fold scores of a learner, in the original sample order.
 
     Parameters
@@ -1497,6 +1499,11 @@ def kfold_scores(train, D, L, k: int, seed: int | None = None) -> np.ndarray:
         None: the course's interleaved folds, fold i validating samples ``i, i + k, ...``
         (`mlpr.utils.kfold_indices`). An int: folds of a random permutation drawn from
         ``numpy.random.default_rng(seed)`` (`mlpr.utils.kfold_shuffled_indices`).
+    method : {"scores", "llr"}
+        Which method of each fold's model scores its validation samples: ``scores(D)``, or
+        ``llr(D)``, the (N,) log-likelihood ratio of the binary models that have one (the
+        generative models, and logistic regression, whose ``llr`` removes the log-odds of the
+        fold's training prior, eq. 102).
 
     Returns
     -------
@@ -1517,6 +1524,7 @@ def kfold_scores(train, D, L, k: int, seed: int | None = None) -> np.ndarray:
     D, L = check_data_labels(D, L, require_all=False)
     N = D.shape[1]
     k = check_int(k, "k", low=2, high=N)
+    method = check_choice(method, "method", ("scores", "llr"))
     if seed is None:
         folds = kfold_indices(N, k)
     else:
@@ -1524,7 +1532,7 @@ def kfold_scores(train, D, L, k: int, seed: int | None = None) -> np.ndarray:
         folds = kfold_shuffled_indices(N, k, rng)
     out = None
     for i, (tr, va) in enumerate(folds):
-        S = _fold_scores(_train_fold(train, D, L, tr, i, k), D[:, va], i)
+        S = _fold_scores(_train_fold(train, D, L, tr, i, k, method), D[:, va], i, method)
         if out is None:
             out = np.empty(S.shape[:-1] + (N,))
         elif S.shape[:-1] != out.shape[:-1]:
@@ -1536,7 +1544,8 @@ def kfold_scores(train, D, L, k: int, seed: int | None = None) -> np.ndarray:
     return out
 
 
-def _train_fold(train, D: np.ndarray, L: np.ndarray, tr: np.ndarray, i: int, k: int):
+def _train_fold(train, D: np.ndarray, L: np.ndarray, tr: np.ndarray, i: int, k: int,
+                method: str = "scores"):
     """``train`` on the training set of fold i; an error says which fold it came from."""
     try:
         model = train(D[:, tr], L[tr])
@@ -1545,23 +1554,23 @@ def _train_fold(train, D: np.ndarray, L: np.ndarray, tr: np.ndarray, i: int, k: 
             exc.add_note(f"(raised by train on the training set of fold {i} of {k}, "
                          f"{tr.size} samples, classes {np.unique(L[tr]).tolist()[:10]})")
         raise
-    if not callable(getattr(model, "scores", None)):
-        raise TypeError(f"train returned a {type(model).__name__} without a scores(D) method")
+    if not callable(getattr(model, method, None)):
+        raise TypeError(f"train returned a {type(model).__name__} without a {method}(D) method")
     return model
 
 
-def _fold_scores(model, D_va: np.ndarray, i: int) -> np.ndarray:
+def _fold_scores(model, D_va: np.ndarray, i: int, method: str = "scores") -> np.ndarray:
     """The scores (n,) or (K, n) of the n validation samples of fold i, without NaN."""
     n = D_va.shape[1]
-    S = check_array(model.scores(D_va), f"fold {i}: model.scores(D)")
+    S = check_array(getattr(model, method)(D_va), f"fold {i}: model.{method}(D)")
     if S.ndim not in (1, 2) or S.shape[-1] != n:
         raise ValueError(
-            f"fold {i}: model.scores returned shape {S.shape} for {n} samples; expected ({n},) "
+            f"fold {i}: model.{method} returned shape {S.shape} for {n} samples; expected ({n},) "
             f"or (K, {n})"
         )
     if np.isnan(S).any():
         raise ValueError(
-            f"fold {i}: model.scores returned NaN for "
+            f"fold {i}: model.{method} returned NaN for "
             f"{int(np.isnan(S).reshape(-1, n).any(axis=0).sum())} of its {n} validation "
             f"samples; check the model trained on that fold"
         )

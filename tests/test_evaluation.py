@@ -1044,3 +1044,20 @@ def test_kfold_scores_names_the_fold_whose_training_failed():
     with pytest.raises(ValueError, match="no sample of class 1") as info:
         kfold_scores(train, D, L, 5)
     assert "raised by train on the training set of fold 3 of 5" in " ".join(info.value.__notes__)
+
+
+def test_kfold_scores_llr_method_equals_a_loop_over_fold_models():
+    from mlpr.generative import train_mvg
+
+    rng = np.random.default_rng(3)
+    L = np.repeat([0, 1], 30)
+    D = rng.normal(size=(3, 60)) + L  # class 1 shifted by 1 along every feature
+    expected = np.empty(60)
+    for tr, va in kfold_indices(60, 4):
+        expected[va] = train_mvg(D[:, tr], L[tr]).llr(D[:, va])
+    got = kfold_scores(train_mvg, D, L, 4, method="llr")
+    np.testing.assert_array_equal(got, expected)
+    S = kfold_scores(train_mvg, D, L, 4)
+    np.testing.assert_allclose(got, S[1] - S[0], rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="method must be one of"):
+        kfold_scores(train_mvg, D, L, 4, method="posterior")

@@ -62,7 +62,7 @@ from mlpr.plots import (
     plot_det,
     plot_roc,
 )
-from mlpr.utils import kfold_indices, split_db_2to1, vcol
+from mlpr.utils import split_db_2to1, vcol
 
 lec = Lecture("07_measuring_predictions", __doc__)
 MODELS = {"MVG": train_mvg, "tied": train_tied, "naive Bayes": train_naive_bayes}
@@ -223,14 +223,6 @@ print("Out-of-fold training scores (kfold_scores, k = 5) -> kfold_calibrate (k =
       "out-of-fold scores) applied to the test scores of the model trained on the whole pair.")
 
 
-def kfold_llrs(train, D, L, k=5):
-    """Out-of-fold llrs: the folds of kfold_scores (interleaved), each fold's model.llr(D)."""
-    out = np.empty(D.shape[1])
-    for tr, va in kfold_indices(D.shape[1], k):
-        out[va] = train(D[:, tr], L[tr]).llr(D[:, va])
-    return out
-
-
 CAL_SYSTEMS = {"MVG": train_mvg, "tied": train_tied,
                "LR": partial(train_logreg_binary, l=1e-3)}  # every one has llr(D)
 FUSED = "MVG+LR"
@@ -249,7 +241,7 @@ for i, (a, b) in enumerate(CAL_PAIRS):
                      f"{len(CAL_PAIRS)}, MVG / tied / LR, 5 folds")
     XTR, YTR = binary_task(ZTR[:50], LTR, a, b)
     XTE, YTE = binary_task(ZTE[:50], LTE, a, b)
-    oof = {n: kfold_llrs(t, XTR, YTR, 5) for n, t in CAL_SYSTEMS.items()}
+    oof = {n: kfold_scores(t, XTR, YTR, 5, method="llr") for n, t in CAL_SYSTEMS.items()}
     test = {n: t(XTR, YTR).llr(XTE) for n, t in CAL_SYSTEMS.items()}
     oof[FUSED], test[FUSED] = np.vstack([oof["MVG"], oof["LR"]]), np.vstack([test["MVG"],
                                                                               test["LR"]])
