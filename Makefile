@@ -58,6 +58,7 @@ test: $(LECTURES_STAMP)
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/crosscheck_quadratic_pairs.py
+	$(PY) benchmarks/bench_svm.py
 	$(PY) benchmarks/bench_gmm.py
 
 lint: $(DEV_STAMP)
