@@ -1,5 +1,5 @@
 r"""Logistic regression (binary, prior-weighted, multiclass), quadratic feature expansion, teaching
-solvers and the perceptron (notes ch. 6 and the linear-methods notes).
+solvers and the perceptron (notes ch. 6; the perceptron of the short notes 003, section 6.2.4).
 
 Binary logistic regression (section 6.1 of the notes) models the class-1 posterior as
 :math:`P(1 \mid x) = \sigma(w^T x + b)` and minimises the regularised average logistic loss,
@@ -38,6 +38,15 @@ Newton's method                 `minimize_newton`              ``scipy.optimize.
 the perceptron                  `train_perceptron`             `Perceptron` (``w``, ``b``)
 ==============================  =============================  ====================================
 
+Reading the code. Each public function validates its input (the validators of `mlpr.utils`)
+and calls a private core of a few lines that mirrors the formula and cites it: ``_binary_fg``
+(objective and gradient of eq. 100 / 101), ``_sample_weights`` (the weights of eq. 101),
+``_binary_hessian``, ``_prior_log_odds`` (the term of eq. 102), ``_multi_fg`` and
+``_multi_hessian`` (multiclass), ``_quadratic_features`` (eq. 121), ``_perceptron_epoch`` (the
+update rule). The solvers are ``_gradient_descent``, ``_newton`` and ``_lbfgs``; the trainers
+share ``_solve`` (solver, then Newton finish) and ``_diagnosis`` (the ConvergenceWarning's
+message).
+
 Solvers. The models are trained by L-BFGS (``scipy.optimize.minimize(method="L-BFGS-B")``)
 from zeros with the analytic gradient, stopped by the gradient tolerance alone (``gtol = tol``
 on the largest gradient component, ``ftol = 0``), then, when the Hessian is cheap to form
@@ -59,7 +68,8 @@ is the point where the solver stopped. Use :math:`\lambda > 0` to get a unique s
 from __future__ import annotations
 
 import warnings
-from numbers import Real
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import scipy.linalg
@@ -67,12 +77,21 @@ import scipy.optimize
 from scipy.special import expit, logsumexp
 
 from .utils import (
-    _as_float_array,
+    ConvergenceWarning,
+    check_array,
+    check_binary_labels,
     check_bool,
+    check_choice,
+    check_class_priors,
     check_data,
     check_data_labels,
+    check_finite,
     check_int,
+    check_lambda,
+    check_prior,
+    check_real,
     check_rng,
+    check_scale,
     model,
 )
 
@@ -102,8 +121,10 @@ _LBFGS_MAXITER = 1000
 _GD_MAXITER = 100000
 _NEWTON_MAXITER = 100
 _ARMIJO = 1e-4  # sufficient-decrease constant of the backtracking line searches
+_HALVINGS = 60  # a line search gives up after this many halvings of the step
 _SOLVERS = ("lbfgs", "gd", "newton")
 _SOLVER_NAMES = {"lbfgs": "L-BFGS", "gd": "gradient descent", "newton": "Newton's method"}
+_DEFAULT_MAXITER = {"lbfgs": _LBFGS_MAXITER, "gd": _GD_MAXITER, "newton": _NEWTON_MAXITER}
 # newton_finish=None finishes L-BFGS with Newton steps when forming and solving with the Hessian
 # costs at most this many multiply-adds (a fraction of a second): every iris-size problem, a
 # digit pair on 50 PCA features, not raw MNIST (785 x 785 Hessian over 12,000 images)
@@ -113,113 +134,129 @@ _NEWTON_FINISH_AFFORDABLE = 1e11  # about a minute per step: worth suggesting in
 # units of features scaled to [-1, 1] is far from the optimum: typically features of very
 # different or extreme scales
 _STALL_RTOL = 1e-4
-
-
-class ConvergenceWarning(UserWarning):
-    """An iterative solver returned something other than the minimiser: it reached its iteration
-    limit or stopped short of its tolerance, no minimiser exists (separable data with
-    lambda = 0), or the perceptron did not separate the data. The message says why and what to
-    do."""
+_TOL_REACHED = "gradient tolerance reached"
+_LIMIT_REACHED = "maximum number of iterations reached"
+_NO_DECREASE = "line search failed: no decrease representable in floating point"
 
 
 # ------------------------------------------------------------------------------------------------
-# validation
-
-
-def _check_lambda(l) -> float:
-    if isinstance(l, (bool, np.bool_)) or not isinstance(l, Real):
-        raise TypeError(f"l (lambda, the regularisation weight) must be a real number, got {l!r}")
-    l = float(l)
-    if not (np.isfinite(l) and l >= 0.0):
-        raise ValueError(
-            f"l (lambda, the regularisation weight) must be finite and >= 0, got {l!r}"
-        )
-    return l
-
-
-def _check_prior(prior) -> float | None:
-    if prior is None:
-        return None
-    if isinstance(prior, (bool, np.bool_)) or not isinstance(prior, Real):
-        raise TypeError(f"prior (pi_T) must be None or a real number in (0, 1), got {prior!r}")
-    prior = float(prior)
-    if not (0.0 < prior < 1.0):  # False for NaN too
-        raise ValueError(
-            f"prior (pi_T) must lie in the open interval (0, 1), got {prior!r}: with a prior of 0 "
-            f"or 1 one class gets no weight at all"
-        )
-    return prior
-
-
-def _check_positive(x, name: str) -> float:
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, Real):
-        raise TypeError(f"{name} must be a positive real number, got {x!r}")
-    x = float(x)
-    if not (np.isfinite(x) and x > 0.0):
-        raise ValueError(f"{name} must be finite and > 0, got {x!r}")
-    return x
-
-
-def _check_tol(tol) -> float:
-    return _check_positive(tol, "tol")
-
-
-def _check_scale(X: np.ndarray, name: str = "D", n_terms: int | None = None) -> np.ndarray:
-    """Refuse data whose products overflow float64: sums of ``n_terms`` products x_i x_j (the
-    curvature of the objective, the Hessian, the step of gradient descent; default one term per
-    feature and the bias) would be infinite."""
-    amax = float(np.abs(X).max()) if X.size else 0.0
-    n = X.shape[0] + 1 if n_terms is None else n_terms
-    with np.errstate(over="ignore"):
-        big = not np.isfinite(amax * amax * n)
-    if big:
-        raise ValueError(
-            f"{name} has values up to {amax:.3g} in magnitude: products of its values overflow "
-            f"float64; rescale them first, e.g. divide by a constant or z-normalise the features "
-            f"with mlpr.utils.fit_znorm"
-        )
-    return X
+# validation: the public boundary (the cores below assume valid input)
 
 
 def _check_binary(D, L, who: str, *, both: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(D, N) data and 0/1 labels; ``both`` requires a sample of each class."""
     X, L = check_data_labels(D, L, require_all=False)
-    _check_scale(X)
-    if L.max() > 1:
+    check_scale(X)
+    return X, check_binary_labels(L, who=who, both=both)
+
+
+def _check_multi(D, L, who: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """(D, N) data and labels 0..K-1, every class present, K >= 2."""
+    X, L = check_data_labels(D, L, require_all=True)
+    check_scale(X)
+    K = int(L.max()) + 1
+    if K < 2:
+        raise ValueError(f"L holds a single class (0): {who} needs at least two classes 0..K-1")
+    return X, L, K
+
+
+def _check_v(v, P: int, what: str) -> np.ndarray:
+    """The parameter vector of an objective callable: (P,), finite."""
+    a = check_array(v, "v")
+    if a.shape != (P,):
+        raise ValueError(f"v has shape {a.shape}, expected ({P},) = {what}")
+    return check_finite(a, "v")
+
+
+def _check_positive(x, name: str) -> float:
+    return check_real(x, name, low=0.0, strict=True)
+
+
+def _check_newton_finish(newton_finish, solver: str = "lbfgs") -> bool | None:
+    if newton_finish is None:
+        return None
+    newton_finish = check_bool(newton_finish, "newton_finish")
+    if newton_finish and solver != "lbfgs":
+        raise ValueError(f"newton_finish applies to solver='lbfgs' only, got solver={solver!r}")
+    return newton_finish
+
+
+def _check_binary_training(D, L, l, prior, solver, tol, max_iter, newton_finish):
+    """Validate the arguments of `train_logreg_binary`; max_iter gets the solver's default."""
+    l = check_lambda(l)
+    prior = check_prior(prior, allow_none=True)
+    solver = check_choice(solver, "solver", _SOLVERS)
+    tol = _check_positive(tol, "tol")
+    X, L = _check_binary(D, L, "train_logreg_binary")
+    max_iter = check_int(_DEFAULT_MAXITER[solver] if max_iter is None else max_iter, "max_iter",
+                         low=1)
+    return X, L, l, prior, solver, tol, max_iter, _check_newton_finish(newton_finish, solver)
+
+
+def _check_fg(f_grad, name: str, n_out: int = 2):
+    """``f_grad`` wrapped so that every call checks what it returns: (f, grad[, hess]), a
+    number, a gradient of the shape of x[, a finite (P, P) Hessian]; the first call must be
+    finite (no descent starts from NaN)."""
+    if not callable(f_grad):
+        signature = "(f, grad, hess)" if n_out == 3 else "(f, grad)"
+        raise TypeError(f"{name} must be a callable {name}(x) -> {signature}, got "
+                        f"{type(f_grad).__name__}")
+    n_calls = 0
+
+    def checked(x):
+        nonlocal n_calls
+        out = _checked_output(f_grad(x), x, name, n_out, n_calls)
+        n_calls += 1
+        return out
+
+    return checked
+
+
+def _checked_output(out, x: np.ndarray, who: str, n_out: int, call: int) -> tuple:
+    if not (isinstance(out, tuple) and len(out) == n_out):
+        raise TypeError(f"{who} must return a tuple (f, grad{', hess' if n_out == 3 else ''})")
+    f = check_array(out[0], f"the objective returned by {who}")
+    if f.shape not in ((), (1,)):
+        raise ValueError(f"{who} returned an objective of shape {f.shape}, expected a number")
+    f = float(f.reshape(()))
+    g = check_array(out[1], f"the gradient returned by {who}")
+    if g.shape != x.shape:
+        raise ValueError(f"{who} returned a gradient of shape {g.shape}, expected {x.shape}")
+    if call == 0 and not (np.isfinite(f) and np.all(np.isfinite(g))):
         raise ValueError(
-            f"L holds label {int(L.max())} but {who} is binary: labels must be 0 (non-target, "
-            f"H_F) or 1 (target, H_T); for K > 2 classes use train_logreg_multiclass, or build a "
-            f"binary task first (mlpr.datasets.binary_task)"
-        )
-    if both:
-        n1 = int(np.count_nonzero(L))
-        if n1 == 0 or n1 == L.size:
-            missing = 1 if n1 == 0 else 0
-            raise ValueError(
-                f"L has no sample of class {missing}: {who} needs both classes (0 and 1) in the "
-                f"training data, got only class {1 - missing}"
-            )
-    return X, L
+            f"{who} returned a non-finite {'objective' if not np.isfinite(f) else 'gradient'} at "
+            f"x0 (f = {f!r}); start from a point where the function is defined")
+    if n_out == 2:
+        return f, g
+    return f, g, _checked_hessian(out[2], x.size, who, call, f)
 
 
-def _check_v(v, n: int, what: str) -> np.ndarray:
-    a = _as_float_array(v, "v")
-    if a.shape != (n,):
-        raise ValueError(f"v has shape {a.shape}, expected ({n},) = {what}")
-    if not np.all(np.isfinite(a)):
-        i = int(np.flatnonzero(~np.isfinite(a))[0])
-        raise ValueError(f"v contains NaN or infinite values (first at index {i}: {a[i]})")
-    return a
+def _checked_hessian(H, P: int, who: str, call: int, f: float) -> np.ndarray:
+    H = check_array(H, f"the Hessian returned by {who}")
+    if H.shape != (P, P):
+        raise ValueError(f"{who} returned a Hessian of shape {H.shape}, expected ({P}, {P})")
+    if not np.all(np.isfinite(H)):
+        raise ValueError(f"{who} returned a Hessian with NaN or infinite values at call {call} "
+                         f"(f = {f!r}); check the function")
+    return H
 
 
-def _check_solver(solver) -> str:
-    if not isinstance(solver, str) or solver not in _SOLVERS:
-        raise ValueError(f"solver must be one of {_SOLVERS}, got {solver!r}")
-    return solver
+def _check_x0(x0) -> np.ndarray:
+    x = np.array(check_array(x0, "x0"))  # a copy: the solvers never modify the caller's x0
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError(f"x0 must be a non-empty 1-D array, got shape {x.shape}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("x0 contains NaN or infinite values")
+    return x
 
 
 # ------------------------------------------------------------------------------------------------
-# binary objective: private core on validated arrays
+# binary logistic regression: eq. (100), (101), (102) on validated arrays
+
+
+def _with_ones(X: np.ndarray) -> np.ndarray:
+    """x~_i = [x_i; 1] for every column: the bias as a weight on a constant feature."""
+    return np.vstack([X, np.ones((1, X.shape[1]))])
 
 
 def _sample_weights(L: np.ndarray, prior: float | None) -> np.ndarray:
@@ -228,7 +265,8 @@ def _sample_weights(L: np.ndarray, prior: float | None) -> np.ndarray:
     if prior is None:
         return np.full(n, 1.0 / n)  # eq. (100)
     nT = np.count_nonzero(L)
-    return np.where(L == 1, prior / nT, (1.0 - prior) / (n - nT))  # eq. (101)
+    nF = n - nT
+    return np.where(L == 1, prior / nT, (1.0 - prior) / nF)  # eq. (101)
 
 
 def _binary_fg(v: np.ndarray, X: np.ndarray, z: np.ndarray, xi: np.ndarray, l: float):
@@ -246,27 +284,76 @@ def _binary_fg(v: np.ndarray, X: np.ndarray, z: np.ndarray, xi: np.ndarray, l: f
 
 def _binary_hessian(v: np.ndarray, X: np.ndarray, xi: np.ndarray, l: float) -> np.ndarray:
     """Hessian of eq. (100)/(101): sum_i xi_i sigma(s_i) sigma(-s_i) x~ x~^T + l diag(1,..,1,0)."""
-    nf = X.shape[0]
+    dim = X.shape[0]
     s = v[:-1] @ X + v[-1]
-    h = xi * expit(s) * expit(-s)
-    H = np.empty((nf + 1, nf + 1))
+    h = xi * expit(s) * expit(-s)  # d^2 R / ds_i^2
+    H = np.empty((dim + 1, dim + 1))
     Xh = X * h
-    H[:nf, :nf] = Xh @ X.T
-    H[:nf, nf] = H[nf, :nf] = Xh.sum(axis=1)
-    H[nf, nf] = h.sum()
-    H[np.arange(nf), np.arange(nf)] += l
+    H[:dim, :dim] = Xh @ X.T  # the blocks of sum_i h_i x~_i x~_i^T, x~_i = [x_i; 1]
+    H[:dim, dim] = H[dim, :dim] = Xh.sum(axis=1)
+    H[dim, dim] = h.sum()
+    H[np.arange(dim), np.arange(dim)] += l  # the bias is not regularised
     return H
+
+
+def _prior_log_odds(L: np.ndarray, prior: float | None) -> float:
+    """log(pi / (1 - pi)) of the training prior: n_T / n_F, or pi_T (the term of eq. 102)."""
+    if prior is None:
+        nT = int(np.count_nonzero(L))
+        nF = L.size - nT
+        return float(np.log(nT / nF))
+    return float(np.log(prior / (1.0 - prior)))
+
+
+class _Objective(NamedTuple):
+    """What the solvers need of a training objective of v (binary: [w, b]; multiclass:
+    [vec(W); b])."""
+
+    fg: Callable  # v -> (f, grad)
+    fgh: Callable  # v -> (f, grad, Hessian)
+    direction: Callable  # (H, g) -> the Newton step H^{-1} g
+    separated: Callable  # v -> every training sample strictly on its own side
+    X: np.ndarray  # the (D, N) training data
+    K: int  # weight vectors in v: 1 (binary) or K (multiclass)
+    l: float
+
+
+def _binary_objective(X: np.ndarray, L: np.ndarray, l: float, prior) -> _Objective:
+    """Eq. (100) (``prior`` None) or (101) on the training data, for the solvers."""
+    z = 2.0 * L - 1.0  # z_i = 2 c_i - 1
+    xi = _sample_weights(L, prior)
+
+    def fg(v):
+        return _binary_fg(v, X, z, xi, l)
+
+    def fgh(v):
+        return fg(v) + (_binary_hessian(v, X, xi, l),)
+
+    def separated(v):  # z_i s_i > 0 for every sample, none on the boundary
+        return bool(np.min(z * (v[:-1] @ X + v[-1])) > 0.0)
+
+    return _Objective(fg, fgh, _newton_direction, separated, X, 1, l)
+
+
+def _gd_step(X: np.ndarray, L: np.ndarray, l: float, prior) -> float:
+    """1 / L_f, L_f = lambda_max(sum_i xi_i x~_i x~_i^T) / 4 + lambda: the Lipschitz constant of
+    the gradient of eq. (100)/(101) (sigma' <= 1/4), the step of gradient descent."""
+    Xa = _with_ones(X)
+    return 1.0 / (0.25 * scipy.linalg.eigvalsh((Xa * _sample_weights(L, prior)) @ Xa.T)[-1] + l)
 
 
 def logreg_obj_wrap(D, c, l, prior=None):
     r"""Build the binary logistic-regression objective of v = [w, b] and its gradient.
+
+    The course's name and signature (the labs call ``logreg_obj_wrap(DTR, LTR, l)``).
 
     Parameters
     ----------
     D : array_like, shape (D, N)
         Training samples, one per column.
     c : array_like, shape (N,)
-        Labels 0 (non-target) or 1 (target).
+        The labels (the notes' :math:`c_i`, called ``L`` everywhere else in mlpr): 0
+        (non-target) or 1 (target).
     l : float
         lambda >= 0, the weight of :math:`\frac{\lambda}{2}\|w\|^2`; the bias is not regularised.
     prior : float, optional
@@ -296,17 +383,16 @@ def logreg_obj_wrap(D, c, l, prior=None):
     with :math:`G_i = -z_i\,\sigma(-z_i s_i)`, :math:`\xi_i = 1/n` (eq. 100) or
     :math:`\xi_i = \pi_T / n_T` for class 1 and :math:`(1 - \pi_T) / n_F` for class 0 (eq. 101).
     The loss is ``np.logaddexp(0, -z s)`` and :math:`\sigma` is ``scipy.special.expit``, both
-    free of overflow for any score.
+    free of overflow for any score. The private core is ``_binary_fg``.
     """
-    l = _check_lambda(l)
-    prior = _check_prior(prior)
+    l = check_lambda(l)
+    prior = check_prior(prior, allow_none=True)
     X, L = _check_binary(D, c, "logistic regression", both=prior is not None)
-    z = 2.0 * L - 1.0  # eq. z = 2c - 1
-    xi = _sample_weights(L, prior)
-    n = X.shape[0] + 1
+    fg = _binary_objective(X, L, l, prior).fg
+    P = X.shape[0] + 1
 
     def logreg_obj(v):
-        return _binary_fg(_check_v(v, n, "[w, b]"), X, z, xi, l)
+        return fg(_check_v(v, P, "[w, b]"))
 
     return logreg_obj
 
@@ -317,7 +403,7 @@ def logreg_hessian(D, c, l, v, prior=None) -> np.ndarray:
     Parameters
     ----------
     D, c, l, prior
-        As in `logreg_obj_wrap`.
+        As in `logreg_obj_wrap` (``c``: the labels, 0/1).
     v : array_like, shape (D + 1,)
         ``[w, b]``.
 
@@ -329,7 +415,8 @@ def logreg_hessian(D, c, l, v, prior=None) -> np.ndarray:
 
     Notes
     -----
-    With :math:`\tilde x_i = [x_i; 1]` and :math:`s_i = w^T x_i + b`,
+    The second derivative of eq. (100) / (101), section 6.1 of the MLPR notes. With
+    :math:`\tilde x_i = [x_i; 1]` and :math:`s_i = w^T x_i + b`,
 
     .. math::
 
@@ -337,17 +424,17 @@ def logreg_hessian(D, c, l, v, prior=None) -> np.ndarray:
                      + \lambda \begin{bmatrix} I_D & 0 \\ 0 & 0 \end{bmatrix},
 
     the bias row and column carrying no regularisation. The sample weights :math:`\xi_i` are
-    those of eq. (100) or (101).
+    those of eq. (100) or (101). The private core is ``_binary_hessian``.
     """
-    l = _check_lambda(l)
-    prior = _check_prior(prior)
+    l = check_lambda(l)
+    prior = check_prior(prior, allow_none=True)
     X, L = _check_binary(D, c, "logistic regression", both=prior is not None)
     v = _check_v(v, X.shape[0] + 1, "[w, b]")
     return _binary_hessian(v, X, _sample_weights(L, prior), l)
 
 
 # ------------------------------------------------------------------------------------------------
-# teaching solvers
+# teaching solvers (recitation notes): gradient descent and damped Newton
 
 
 def _grad_norm(g: np.ndarray) -> float:
@@ -360,41 +447,48 @@ def _result(x, f, g, nit, nfev, converged, message):
     )
 
 
-def _call_fg(f_grad, x, who: str, n_out: int = 2):
-    out = f_grad(x)
-    if not (isinstance(out, tuple) and len(out) == n_out):
-        raise TypeError(f"{who} must return a tuple (f, grad{', hess' if n_out == 3 else ''})")
-    f = _as_float_array(out[0], f"the objective returned by {who}")
-    if f.shape not in ((), (1,)):
-        raise ValueError(f"{who} returned an objective of shape {f.shape}, expected a number")
-    g = _as_float_array(out[1], f"the gradient returned by {who}")
-    if g.shape != x.shape:
-        raise ValueError(f"{who} returned a gradient of shape {g.shape}, expected {x.shape}")
-    return (float(f.reshape(())), g) + tuple(out[2:])
+def _final(x, f, g, nit: int, nfev: int, tol: float):
+    """The result when the iteration limit is reached (met or not, the tolerance decides)."""
+    ok = _grad_norm(g) <= tol
+    return _result(x, f, g, nit, nfev, ok, _TOL_REACHED if ok else _LIMIT_REACHED)
 
 
-def _check_start(f: float, g: np.ndarray, who: str) -> None:
-    """The objective and gradient at x0 must be finite: no descent can start from NaN."""
-    if not (np.isfinite(f) and np.all(np.isfinite(g))):
-        what = "objective" if not np.isfinite(f) else "gradient"
-        raise ValueError(
-            f"{who} returned a non-finite {what} at x0 (f = {f!r}); start from a point where the "
-            f"function is defined"
-        )
+def _armijo(fg, x: np.ndarray, f: float, d: np.ndarray, decrease: float, a: float):
+    """Backtracking along -d: the first of the steps a, a/2, a/4, ... with
+    f(x - a d) <= f(x) - 1e-4 a decrease (Armijo). Returns ``((a, x - a d, fg(x - a d)), n)``
+    after n evaluations, or ``(None, _HALVINGS)`` when no step decreases f in floating point."""
+    for k in range(_HALVINGS):
+        xn = x - a * d
+        out = fg(xn)
+        if out[0] <= f - _ARMIJO * a * decrease:  # Armijo sufficient decrease
+            return (a, xn, out), k + 1
+        a *= 0.5
+    return None, _HALVINGS
 
 
-def _check_x0(x0) -> np.ndarray:
-    x = np.array(_as_float_array(x0, "x0"))  # a copy: the solvers never modify the caller's x0
-    if x.ndim != 1 or x.size == 0:
-        raise ValueError(f"x0 must be a non-empty 1-D array, got shape {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError("x0 contains NaN or infinite values")
-    return x
-
-
-def _check_callable(f, name: str, signature: str) -> None:
-    if not callable(f):
-        raise TypeError(f"{name} must be a callable {signature}, got {type(f).__name__}")
+def _gradient_descent(fg, x: np.ndarray, alpha: float, backtracking: bool, tol: float,
+                      max_iter: int):
+    """x <- x - alpha g, with a fixed alpha or the Armijo step (the next search starting from
+    twice the accepted one); an OptimizeResult."""
+    f, g = fg(x)
+    nfev = 1
+    for it in range(max_iter):
+        if _grad_norm(g) <= tol:
+            return _result(x, f, g, it, nfev, True, _TOL_REACHED)
+        if not backtracking:
+            x = x - alpha * g
+            f, g = fg(x)
+            nfev += 1
+            if not np.isfinite(f):
+                return _result(x, f, g, it + 1, nfev, False, "diverged: step too large")
+            continue
+        step, evals = _armijo(fg, x, f, g, float(g @ g), alpha)
+        nfev += evals
+        if step is None:
+            return _result(x, f, g, it, nfev, _grad_norm(g) <= tol, _NO_DECREASE)
+        a, x, (f, g) = step
+        alpha = 2.0 * a
+    return _final(x, f, g, max_iter, nfev, tol)
 
 
 def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8,
@@ -429,53 +523,23 @@ def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8
 
     Notes
     -----
-    The iteration :math:`x_{k+1} = x_k - \alpha_k \nabla f(x_k)`. Near the optimum the decrease
+    The teaching solver of the recitation notes, there applied to the logistic-regression
+    objective of eq. (100) (`logreg_obj_wrap`). The iteration
+    :math:`x_{k+1} = x_k - \alpha_k \nabla f(x_k)`. Near the optimum the decrease
     :math:`\alpha\|g\|^2` falls below the rounding error of :math:`f` and the Armijo test can no
     longer be decided; the line search then gives up after 60 halvings and the result reports the
     gradient reached (``success`` False unless it is within ``tol``). A fixed step uses only
     gradients and has no such floor.
     """
-    _check_callable(f_grad, "f_grad", "f_grad(x) -> (f, grad)")
+    fg = _check_fg(f_grad, "f_grad")
     x = _check_x0(x0)
     backtracking = check_bool(backtracking, "backtracking")
-    tol = _check_tol(tol)
+    tol = _check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=0)
-    if step is None:
-        if not backtracking:
-            raise ValueError("a fixed step (backtracking=False) needs step, e.g. 1 / L")
-        alpha = 1.0
-    else:
-        alpha = _check_positive(step, "step")
-    f, g = _call_fg(f_grad, x, "f_grad")
-    _check_start(f, g, "f_grad")
-    nfev = 1
-    for it in range(max_iter):
-        if _grad_norm(g) <= tol:
-            return _result(x, f, g, it, nfev, True, "gradient tolerance reached")
-        gg = float(g @ g)
-        if not backtracking:
-            x = x - alpha * g
-            f, g = _call_fg(f_grad, x, "f_grad")
-            nfev += 1
-            if not np.isfinite(f):
-                return _result(x, f, g, it + 1, nfev, False, "diverged: step too large")
-            continue
-        a = alpha
-        for _ in range(60):
-            xn = x - a * g
-            fn, gn = _call_fg(f_grad, xn, "f_grad")
-            nfev += 1
-            if fn <= f - _ARMIJO * a * gg:  # Armijo sufficient decrease
-                break
-            a *= 0.5
-        else:
-            return _result(x, f, g, it, nfev, _grad_norm(g) <= tol,
-                           "line search failed: no decrease representable in floating point")
-        x, f, g = xn, fn, gn
-        alpha = 2.0 * a
-    ok = _grad_norm(g) <= tol
-    return _result(x, f, g, max_iter, nfev, ok,
-                   "gradient tolerance reached" if ok else "maximum number of iterations reached")
+    if step is None and not backtracking:
+        raise ValueError("a fixed step (backtracking=False) needs step, e.g. 1 / L")
+    alpha = 1.0 if step is None else _check_positive(step, "step")
+    return _gradient_descent(fg, x, alpha, backtracking, tol, max_iter)
 
 
 def _newton_direction(H: np.ndarray, g: np.ndarray) -> np.ndarray:
@@ -506,35 +570,26 @@ def _newton(fgh, x: np.ndarray, tol: float, max_iter: int, direction=_newton_dir
     nfev = 1
     for it in range(max_iter):
         if _grad_norm(g) <= tol:
-            return _result(x, f, g, it, nfev, True, "gradient tolerance reached")
+            return _result(x, f, g, it, nfev, True, _TOL_REACHED)
         d = direction(H, g)
-        decrement = float(g @ d)
-        if not decrement > 0.0:
-            d, decrement = g, float(g @ g)  # not a descent direction: fall back to the gradient
-        if 0.5 * decrement <= _SQRT_EPS * max(abs(f), 1.0):  # f cannot judge the step
+        decrease = float(g @ d)  # twice the Newton decrement
+        if not decrease > 0.0:
+            d, decrease = g, float(g @ g)  # not a descent direction: fall back to the gradient
+        if 0.5 * decrease <= _SQRT_EPS * max(abs(f), 1.0):  # f cannot judge the step
             xn = x - d
-            fn, gn, Hn = fgh(xn)
+            out = fgh(xn)
             nfev += 1
-            if not np.linalg.norm(gn) <= 0.5 * np.linalg.norm(g):
-                return _result(x, f, g, it, nfev, True,
-                               "minimiser to floating-point precision: a full Newton step no "
-                               "longer halves the gradient")
+            if not np.linalg.norm(out[1]) <= 0.5 * np.linalg.norm(g):
+                return _result(x, f, g, it, nfev, True, "minimiser to floating-point precision: "
+                               "a full Newton step no longer halves the gradient")
         else:
-            a = 1.0
-            for _ in range(60):
-                xn = x - a * d
-                fn, gn, Hn = fgh(xn)
-                nfev += 1
-                if fn <= f - _ARMIJO * a * decrement:  # Armijo sufficient decrease
-                    break
-                a *= 0.5
-            else:
-                return _result(x, f, g, it, nfev, _grad_norm(g) <= tol,
-                               "line search failed: no decrease representable in floating point")
-        x, f, g, H = xn, fn, gn, Hn
-    ok = _grad_norm(g) <= tol
-    return _result(x, f, g, max_iter, nfev, ok,
-                   "gradient tolerance reached" if ok else "maximum number of iterations reached")
+            step, evals = _armijo(fgh, x, f, d, decrease, 1.0)
+            nfev += evals
+            if step is None:
+                return _result(x, f, g, it, nfev, _grad_norm(g) <= tol, _NO_DECREASE)
+            _, xn, out = step
+        x, (f, g, H) = xn, out
+    return _final(x, f, g, max_iter, nfev, tol)
 
 
 def minimize_newton(f_grad_hess, x0, tol=1e-10, max_iter=_NEWTON_MAXITER):
@@ -559,7 +614,9 @@ def minimize_newton(f_grad_hess, x0, tol=1e-10, max_iter=_NEWTON_MAXITER):
 
     Notes
     -----
-    The step :math:`d = H^{-1} g` (Cholesky solve; least squares if H is singular) is taken as
+    The teaching solver of the recitation notes, there applied to the logistic-regression
+    objective of eq. (100) with the Hessian of `logreg_hessian`. The step
+    :math:`d = H^{-1} g` (Cholesky solve; least squares if H is singular) is taken as
     :math:`x \leftarrow x - \alpha d` with :math:`\alpha = 1, 1/2, 1/4, \dots` until the Armijo
     condition :math:`f(x - \alpha d) \le f(x) - 10^{-4}\alpha\, g^T d` holds. Near the optimum
     the full step is accepted and convergence is quadratic. There the predicted decrease, the
@@ -569,28 +626,15 @@ def minimize_newton(f_grad_hess, x0, tol=1e-10, max_iter=_NEWTON_MAXITER):
     :math:`\|g\|`, and the iteration stops (``success``) at the first step that does not: the
     minimiser to the precision of floating point.
     """
-    _check_callable(f_grad_hess, "f_grad_hess", "f_grad_hess(x) -> (f, grad, hess)")
+    fgh = _check_fg(f_grad_hess, "f_grad_hess", 3)
     x = _check_x0(x0)
-    tol = _check_tol(tol)
+    tol = _check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=0)
-    n_calls = 0
+    return _newton(fgh, x, tol, max_iter)
 
-    def checked(v):
-        nonlocal n_calls
-        f, g, H = _call_fg(f_grad_hess, v, "f_grad_hess", 3)
-        if n_calls == 0:
-            _check_start(f, g, "f_grad_hess")
-        H = _as_float_array(H, "the Hessian returned by f_grad_hess")
-        if H.shape != (v.size, v.size):
-            raise ValueError(f"f_grad_hess returned a Hessian of shape {H.shape}, expected "
-                             f"({v.size}, {v.size})")
-        if not np.all(np.isfinite(H)):
-            raise ValueError(f"f_grad_hess returned a Hessian with NaN or infinite values at "
-                             f"call {n_calls} (f = {f!r}); check the function")
-        n_calls += 1
-        return f, g, H
 
-    return _newton(checked, x, tol, max_iter)
+# ------------------------------------------------------------------------------------------------
+# the trainers' solver: L-BFGS, then Newton steps to the minimiser; diagnostics
 
 
 def _lbfgs(fg, x0: np.ndarray, tol: float, max_iter: int):
@@ -611,21 +655,53 @@ def _lbfgs(fg, x0: np.ndarray, tol: float, max_iter: int):
     return res.x, float(res.fun), int(res.nit), stop
 
 
-def _newton_cost(n: int, nf: int, K: int = 1) -> float:
-    """Multiply-adds of one Newton step: forming the Hessian (K(K+1)/2 blocks of n (nf + 1)^2)
-    and solving with it ((K (nf + 1))^3 / 3)."""
-    P = K * (nf + 1)
-    return float(n * (nf + 1) ** 2 * (K * (K + 1) // 2) + P**3 / 3)
+def _run_solver(obj: _Objective, v0: np.ndarray, solver: str, tol: float, max_iter: int,
+                gd_step: float | None):
+    """``(v, f, n_iter, stop)`` of one solver from v0, ``stop`` as in `_lbfgs`."""
+    if solver == "lbfgs":
+        return _lbfgs(obj.fg, v0, tol, max_iter)
+    if solver == "gd":
+        res = _gradient_descent(obj.fg, v0, gd_step, False, tol, max_iter)
+    else:
+        res = _newton(obj.fgh, v0, tol, max_iter, obj.direction)
+    stop = "tol" if res.success else "limit" if res.message == _LIMIT_REACHED else "floor"
+    return res.x, float(res.fun), int(res.nit), stop
 
 
-def _stalled(stop: str, g: np.ndarray, X: np.ndarray, K: int, tol: float) -> bool:
+def _relative_gradient(g: np.ndarray, X: np.ndarray, K: int = 1) -> float:
+    """Largest component of the gradient g = [weights; biases] (weights of K classes stored
+    one class after the other, as in `_unpack`) in the units of features scaled to
+    [-1, 1]: whatever the units of the features, it is 0 at an optimum."""
+    dim = X.shape[0]
+    scale = np.abs(X).max(axis=1) if X.shape[1] else np.zeros(dim)  # the feature's own unit
+    gw = np.abs(g[: dim * K]).reshape((dim, K), order="F")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rw = np.where(gw > 0.0, gw / scale[:, None], 0.0)  # an all-zero feature has g = 0
+    return float(max(rw.max(initial=0.0), np.abs(g[dim * K :]).max(initial=0.0)))
+
+
+def _stalled(stop: str, g: np.ndarray, obj: _Objective, tol: float) -> bool:
     """The solver stopped short of the tolerance far from the optimum, typically because the
     features have very different or extreme scales."""
-    return stop == "floor" and _relative_gradient(g, X, K) > max(_STALL_RTOL, tol)
+    return stop == "floor" and _relative_gradient(g, obj.X, obj.K) > max(_STALL_RTOL, tol)
 
 
-def _solve(fg, fgh, direction, v0, *, X, K, l, solver, tol, max_iter, finish, separated,
-           gd_step=None):
+def _no_minimiser(obj: _Objective, v: np.ndarray, f: float, stop: str, tol: float):
+    """With lambda = 0: "separable" (every sample on its side of the boundary) or "unbounded"
+    (the objective still decreases along the ray through v), else None."""
+    if obj.l != 0.0:
+        return None
+    if obj.separated(v):
+        return "separable"
+    # along the ray the objective still decreases (unless v is far from the optimum for
+    # another reason, a stalled solver)
+    if not _stalled(stop, obj.fg(v)[1], obj, tol) and obj.fg(2.0 * v)[0] < f * (1.0 - 1e-6):
+        return "unbounded"
+    return None
+
+
+def _solve(obj: _Objective, v0: np.ndarray, *, solver: str, tol: float, max_iter: int,
+           finish: bool, gd_step: float | None = None):
     """Minimise from v0 with ``solver``, then (``finish``) Newton steps to the floating-point
     minimiser.
 
@@ -634,99 +710,91 @@ def _solve(fg, fgh, direction, v0, *, X, K, l, solver, tol, max_iter, finish, se
     steps / far from the optimum), or "separable" / "unbounded" (lambda = 0 and no minimiser
     exists: the training data, or part of them, are linearly separable; no finish then).
     """
-    if solver == "lbfgs":
-        v, f, nit, stop = _lbfgs(fg, v0, tol, max_iter)
-    else:
-        if solver == "gd":
-            res = minimize_gradient_descent(fg, v0, step=gd_step, backtracking=False, tol=tol,
-                                            max_iter=max_iter)
-        else:
-            res = _newton(fgh, v0, tol, max_iter, direction)
-        v, f, nit = res.x, float(res.fun), int(res.nit)
-        stop = ("tol" if res.success else
-                "limit" if res.message.startswith("maximum") else "floor")
-    if l == 0.0:
-        if separated(v):
-            return v, f, nit, "separable"
-        # along the ray through v the objective still decreases (unless v is far from the
-        # optimum for another reason, a stalled solver)
-        if not _stalled(stop, fg(v)[1], X, K, tol) and fg(2.0 * v)[0] < f * (1.0 - 1e-6):
-            return v, f, nit, "unbounded"
+    v, f, nit, stop = _run_solver(obj, v0, solver, tol, max_iter, gd_step)
+    unbounded = _no_minimiser(obj, v, f, stop, tol)
+    if unbounded:
+        return v, f, nit, unbounded
     if finish:
-        res = _newton(fgh, v, 0.0, _NEWTON_MAXITER, direction)
+        res = _newton(obj.fgh, v, 0.0, _NEWTON_MAXITER, obj.direction)
         v, f, nit = res.x, float(res.fun), nit + int(res.nit)
         stop = "newton" if res.success else "finish-limit"
-        if stop == "newton" and _stalled("floor", res.jac, X, K, tol):
+        if stop == "newton" and _stalled("floor", res.jac, obj, tol):
             stop = "finish-stalled"  # the Hessian too ill-conditioned for its steps
     return v, f, nit, stop
 
 
-def _warn(msg: str) -> None:
-    warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+def _newton_cost(n: int, dim: int, K: int = 1) -> float:
+    """Multiply-adds of one Newton step: forming the Hessian (K(K+1)/2 blocks of n (dim + 1)^2)
+    and solving with it ((K (dim + 1))^3 / 3)."""
+    P = K * (dim + 1)
+    return float(n * (dim + 1) ** 2 * (K * (K + 1) // 2) + P**3 / 3)
 
 
-def _relative_gradient(g: np.ndarray, X: np.ndarray, K: int = 1) -> float:
-    """Largest component of the gradient g = [weights; biases] (weights of K classes stored
-    one class after the other, as in `_unpack_multi`) in the units of features scaled to
-    [-1, 1]: whatever the units of the features, it is 0 at an optimum."""
-    nf = X.shape[0]
-    scale = np.abs(X).max(axis=1) if X.shape[1] else np.zeros(nf)  # the feature's own unit
-    gw = np.abs(g[: nf * K]).reshape((nf, K), order="F")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rw = np.where(gw > 0.0, gw / scale[:, None], 0.0)  # an all-zero feature has g = 0
-    return float(max(rw.max(initial=0.0), np.abs(g[nf * K :]).max(initial=0.0)))
-
-
-def _report(stop: str, v, nit, *, fg, X, K, tol, max_iter, solver, newton_cost) -> None:
-    """The post-solve diagnostics shared by the trainers: a ConvergenceWarning that says why the
-    returned parameters are not the minimiser, and what to do (``newton_cost``: multiply-adds
-    of a Newton step, to say whether newton_finish=True is a sensible remedy)."""
+def _diagnosis(obj: _Objective, stop: str, v: np.ndarray, nit: int, *, solver: str, tol: float,
+               max_iter: int, newton_cost: float) -> str | None:
+    """Why the parameters v returned after ``stop`` are not the minimiser, and what to do; None
+    when they are (``newton_cost``: multiply-adds of a Newton step, to say whether
+    newton_finish=True is a sensible remedy)."""
     name = _SOLVER_NAMES[solver]
-    P = v.size
-    finish_hint = (f"pass newton_finish=True (Newton steps on the {P} x {P} Hessian)"
-                   if solver == "lbfgs" and newton_cost <= _NEWTON_FINISH_AFFORDABLE else
-                   f"reduce the dimension (e.g. PCA) so that Newton steps on the Hessian become "
-                   f"affordable (now {P} x {P})")
+    if stop in ("tol", "newton"):
+        return None
     if stop in ("separable", "unbounded"):
         what = ("the training data are linearly separable (every sample is classified "
                 "correctly)" if stop == "separable" else
                 "the objective keeps decreasing along the direction of the weights (the data "
                 "are separable on part of the samples)")
-        _warn(f"lambda = 0 and {what}: the objective has no minimiser and the weights grow "
-              f"without bound; {name} stopped at |[w, b]| = {np.linalg.norm(v):.3g} after {nit} "
-              f"iterations. Use l > 0 for a unique solution")
-        return
-    if stop in ("tol", "newton"):
-        return
-    g = fg(v)[1]
-    gmax = _grad_norm(g)
+        return (f"lambda = 0 and {what}: the objective has no minimiser and the weights grow "
+                f"without bound; {name} stopped at |[w, b]| = {np.linalg.norm(v):.3g} after "
+                f"{nit} iterations. Use l > 0 for a unique solution")
+    g = obj.fg(v)[1]
     if stop == "limit":
-        _warn(f"{name} reached the iteration limit max_iter = {max_iter} with the largest "
-              f"gradient component {gmax:.3g} above tol = {tol:g}, short of the minimiser; "
-              f"increase max_iter or tol, or make the problem better conditioned (z-normalise "
-              f"the features with mlpr.utils.fit_znorm, or a larger l)")
-    elif stop in ("finish-limit", "finish-stalled"):
+        return (f"{name} reached the iteration limit max_iter = {max_iter} with the largest "
+                f"gradient component {_grad_norm(g):.3g} above tol = {tol:g}, short of the "
+                f"minimiser; increase max_iter or tol, or make the problem better conditioned "
+                f"(z-normalise the features with mlpr.utils.fit_znorm, or a larger l)")
+    if stop in ("finish-limit", "finish-stalled"):
         why = (f"in {_NEWTON_MAXITER} steps" if stop == "finish-limit" else
                "(the Hessian is too ill-conditioned)")
-        _warn(f"the Newton steps after {name} did not reach the minimiser {why}: largest "
-              f"gradient component {_relative_gradient(g, X, K):.3g} for features scaled to "
-              f"[-1, 1]; z-normalise the features (mlpr.utils.fit_znorm) or use a larger l")
-    elif _stalled(stop, g, X, K, tol):
-        _warn(f"{name} stopped after {nit} iterations away from the optimum (largest gradient "
-              f"component {_relative_gradient(g, X, K):.3g}, for features scaled to [-1, 1]): "
-              f"the features are probably badly scaled (largest |value| "
-              f"{float(np.abs(X).max()):.3g}); z-normalise them (mlpr.utils.fit_znorm) and train "
-              f"again, or {finish_hint}")
-    else:
-        _warn(f"{name} stopped after {nit} iterations with the largest gradient component "
-              f"{gmax:.3g} above tol = {tol:g}: the objective no longer decreases in floating "
-              f"point, so the result is close to, not at, the minimiser. To accept this "
-              f"precision, pass a larger tol (e.g. {10 * gmax:.0e}); for the exact minimiser, "
-              f"{finish_hint}")
+        return (f"the Newton steps after {name} did not reach the minimiser {why}: largest "
+                f"gradient component {_relative_gradient(g, obj.X, obj.K):.3g} for features "
+                f"scaled to [-1, 1]; z-normalise the features (mlpr.utils.fit_znorm) or use a "
+                f"larger l")
+    return _short_of_tolerance(obj, g, nit, name, tol, _finish_hint(solver, v.size, newton_cost))
+
+
+def _finish_hint(solver: str, P: int, newton_cost: float) -> str:
+    if solver == "lbfgs" and newton_cost <= _NEWTON_FINISH_AFFORDABLE:
+        return f"pass newton_finish=True (Newton steps on the {P} x {P} Hessian)"
+    return (f"reduce the dimension (e.g. PCA) so that Newton steps on the Hessian become "
+            f"affordable (now {P} x {P})")
+
+
+def _short_of_tolerance(obj: _Objective, g: np.ndarray, nit: int, name: str, tol: float,
+                        hint: str) -> str:
+    """The message when the solver stopped with the gradient above tol: far from the optimum
+    (badly scaled features) or at the floating-point floor of the objective."""
+    if _stalled("floor", g, obj, tol):
+        return (f"{name} stopped after {nit} iterations away from the optimum (largest gradient "
+                f"component {_relative_gradient(g, obj.X, obj.K):.3g}, for features scaled to "
+                f"[-1, 1]): the features are probably badly scaled (largest |value| "
+                f"{float(np.abs(obj.X).max()):.3g}); z-normalise them (mlpr.utils.fit_znorm) and "
+                f"train again, or {hint}")
+    gmax = _grad_norm(g)
+    return (f"{name} stopped after {nit} iterations with the largest gradient component "
+            f"{gmax:.3g} above tol = {tol:g}: the objective no longer decreases in floating "
+            f"point, so the result is close to, not at, the minimiser. To accept this "
+            f"precision, pass a larger tol (e.g. {10 * gmax:.0e}); for the exact minimiser, "
+            f"{hint}")
+
+
+def _warn(message: str | None) -> None:
+    """A ConvergenceWarning (if ``message``), shown at the line that called the trainer."""
+    if message:
+        warnings.warn(message, ConvergenceWarning, stacklevel=3)
 
 
 # ------------------------------------------------------------------------------------------------
-# binary logistic regression
+# binary logistic regression: the models and the trainer
 
 
 class _LinearScores:
@@ -741,15 +809,15 @@ class _LinearScores:
 
     def scores(self, D) -> np.ndarray:
         r"""Linear scores :math:`s = w^T x + b` of the columns of ``D`` (D, N), shape (N,); class 1
-        when :math:`s > 0` (for logistic regression, :math:`s = \log P(1 \mid x) / P(0 \mid x)`
-        under the training prior)."""
+        when :math:`s > 0` (eq. 128; for logistic regression,
+        :math:`s = \log P(1 \mid x) / P(0 \mid x)` under the training prior)."""
         X = check_data(D, n_features=self.n_features, allow_1d=True)
         return self.w @ X + self.b
 
 
 @model
 class BinaryLogReg(_LinearScores):
-    r"""A trained binary (optionally prior-weighted) logistic-regression model.
+    r"""A trained binary (optionally prior-weighted) logistic-regression model (eq. 100 / 101).
 
     Attributes
     ----------
@@ -867,149 +935,128 @@ def train_logreg_binary(D, L, l, prior=None, *, solver="lbfgs", tol=_LBFGS_TOL,
     """
     X, L, l, prior, solver, tol, max_iter, finish = _check_binary_training(
         D, L, l, prior, solver, tol, max_iter, newton_finish)
-    z = 2.0 * L - 1.0  # eq. z = 2c - 1
-    xi = _sample_weights(L, prior)
-    nf = X.shape[0]
-
-    def fg(v):
-        return _binary_fg(v, X, z, xi, l)
-
-    def fgh(v):
-        return fg(v) + (_binary_hessian(v, X, xi, l),)
-
-    def separated(v):  # every sample on its own side of the boundary, none on it
-        return bool(np.min(z * (v[:-1] @ X + v[-1])) > 0.0)
-
-    gd_step = None
-    if solver == "gd":
-        Xa = np.vstack([X, np.ones((1, X.shape[1]))])
-        gd_step = 1.0 / (0.25 * scipy.linalg.eigvalsh((Xa * xi) @ Xa.T)[-1] + l)  # 1 / L_f
-    cost = _newton_cost(X.shape[1], nf)
+    obj = _binary_objective(X, L, l, prior)
+    cost = _newton_cost(X.shape[1], X.shape[0])
     if finish is None:
         finish = solver == "lbfgs" and cost <= _NEWTON_FINISH_COST
-    v, f, nit, stop = _solve(fg, fgh, _newton_direction, np.zeros(nf + 1), X=X, K=1, l=l,
-                             solver=solver, tol=tol, max_iter=max_iter, finish=finish,
-                             separated=separated, gd_step=gd_step)
-    _report(stop, v, nit, fg=fg, X=X, K=1, tol=tol, max_iter=max_iter, solver=solver,
-            newton_cost=cost)
-    if prior is None:
-        nT = int(np.count_nonzero(L))
-        plo = float(np.log(nT / (L.size - nT)))
-    else:
-        plo = float(np.log(prior / (1.0 - prior)))
-    return BinaryLogReg(w=v[:-1].copy(), b=float(v[-1]), l=l, prior=prior, prior_log_odds=plo,
-                        objective=f, n_iter=nit)
-
-
-def _check_binary_training(D, L, l, prior, solver, tol, max_iter, newton_finish):
-    """Validate the arguments of `train_logreg_binary`; max_iter gets the solver's default."""
-    l = _check_lambda(l)
-    prior = _check_prior(prior)
-    solver = _check_solver(solver)
-    tol = _check_tol(tol)
-    X, L = _check_binary(D, L, "train_logreg_binary")
-    if max_iter is None:
-        max_iter = {"lbfgs": _LBFGS_MAXITER, "gd": _GD_MAXITER, "newton": _NEWTON_MAXITER}[solver]
-    max_iter = check_int(max_iter, "max_iter", low=1)
-    finish = _check_newton_finish(newton_finish, solver)
-    return X, L, l, prior, solver, tol, max_iter, finish
-
-
-def _check_newton_finish(newton_finish, solver: str = "lbfgs") -> bool | None:
-    if newton_finish is None:
-        return None
-    newton_finish = check_bool(newton_finish, "newton_finish")
-    if newton_finish and solver != "lbfgs":
-        raise ValueError(f"newton_finish applies to solver='lbfgs' only, got solver={solver!r}")
-    return newton_finish
+    gd_step = _gd_step(X, L, l, prior) if solver == "gd" else None
+    v, f, nit, stop = _solve(obj, np.zeros(X.shape[0] + 1), solver=solver, tol=tol,
+                             max_iter=max_iter, finish=finish, gd_step=gd_step)
+    _warn(_diagnosis(obj, stop, v, nit, solver=solver, tol=tol, max_iter=max_iter,
+                     newton_cost=cost))
+    return BinaryLogReg(w=v[:-1].copy(), b=float(v[-1]), l=l, prior=prior,
+                        prior_log_odds=_prior_log_odds(L, prior), objective=f, n_iter=nit)
 
 
 # ------------------------------------------------------------------------------------------------
-# multiclass logistic regression
+# multiclass (softmax) logistic regression on validated arrays
 
 
-def _unpack_multi(v: np.ndarray, nf: int, K: int):
-    W = v[: nf * K].reshape((nf, K), order="F")  # v = [w_0; w_1; ...; w_{K-1}; b]
-    return W, v[nf * K :]
+def _unpack(v: np.ndarray, dim: int, K: int) -> tuple[np.ndarray, np.ndarray]:
+    """W (D, K) and b (K,) of v = [w_0; w_1; ...; w_{K-1}; b] (views)."""
+    return v[: dim * K].reshape((dim, K), order="F"), v[dim * K :]
+
+
+def _pack(W: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.concatenate([W.ravel(order="F"), b])
+
+
+def _lse_and_posteriors(S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log sum_k e^{s_ki} and the posteriors y_ki = e^{s_ki} / sum_k e^{s_ki} of the (K, N)
+    scores, from one exponential shifted by the column maximum (no overflow)."""
+    m = S.max(axis=0)
+    E = np.exp(S - m)
+    total = E.sum(axis=0)
+    return m + np.log(total), E / total
 
 
 def _multi_fg(v: np.ndarray, X: np.ndarray, L: np.ndarray, K: int, l: float):
-    """Objective and gradient of the multiclass objective at v = [vec(W); b]."""
-    nf, n = X.shape
-    W, b = _unpack_multi(v, nf, K)
-    S = W.T @ X  # (K, n)
-    S += b[:, None]
-    m = S.max(axis=0)
-    Y = np.exp(S - m)
-    tot = Y.sum(axis=0)
-    lse = m + np.log(tot)  # log sum_k exp(s_k), computed once for f and the posteriors
-    idx = np.arange(n)
-    f = (lse.sum() - S[L, idx].sum()) / n + 0.5 * l * np.sum(W * W)  # cross-entropy + l/2 |W|^2
-    Y /= tot  # posteriors y_ki
-    Y[L, idx] -= 1.0  # y_ki - t_ki
+    """Objective and gradient of the multiclass objective at v = [vec(W); b]:
+    J = l/2 |W|^2 - 1/n sum_i log y_{c_i i}, grad_W = l W + X (Y - T)^T / n,
+    grad_b = (Y - T) 1 / n."""
+    n = X.shape[1]
+    W, b = _unpack(v, X.shape[0], K)
+    S = W.T @ X + b[:, None]  # s_ki = w_k^T x_i + b_k
+    lse, Y = _lse_and_posteriors(S)
+    own = (L, np.arange(n))  # the entries (c_i, i): the true class of each sample
+    f = (lse.sum() - S[own].sum()) / n + 0.5 * l * np.sum(W * W)  # log y_ci = s_ci - lse_i
+    Y[own] -= 1.0  # Y - T, T the one-hot labels t_ki = [c_i = k]
     Y /= n
-    gW = X @ Y.T  # (1/n) X (Y - T)^T
-    gW += l * W
-    grad = np.empty_like(v)
-    grad[: nf * K] = gW.ravel(order="F")
-    grad[nf * K :] = Y.sum(axis=1)  # (1/n) (Y - T) 1
-    return float(f), grad
+    return float(f), _pack(X @ Y.T + l * W, Y.sum(axis=1))  # the biases are not regularised
 
 
 def _multi_hessian(v: np.ndarray, X: np.ndarray, K: int, l: float) -> np.ndarray:
     """Hessian of the multiclass objective at v = [vec(W); b], in the order of v.
 
-    Block (k, k') over w~_k = [w_k; b_k] is sum_i y_ki ([k = k'] - y_k'i) x~_i x~_i^T / n, plus
+    Block (k, j) over w~_k = [w_k; b_k] is sum_i y_ki ([k = j] - y_ji) x~_i x~_i^T / n, plus
     lambda I on the weights of the diagonal blocks (the biases are not regularised)."""
-    nf, n = X.shape
-    W, b = _unpack_multi(v, nf, K)
+    dim, n = X.shape
+    W, b = _unpack(v, dim, K)
     S = W.T @ X + b[:, None]
     Y = np.exp(S - logsumexp(S, axis=0))  # posteriors y_ki
-    Xa = np.vstack([X, np.ones((1, n))])  # x~_i = [x_i; 1]
-    idx = [np.append(np.arange(k * nf, (k + 1) * nf), nf * K + k) for k in range(K)]
+    Xa = _with_ones(X)  # x~_i = [x_i; 1]
+    at = [np.append(np.arange(k * dim, (k + 1) * dim), dim * K + k) for k in range(K)]  # w~_k
     H = np.empty((v.size, v.size))
     for k in range(K):
-        for k2 in range(k, K):
-            c = Y[k] * (float(k == k2) - Y[k2]) / n  # d^2 J / ds_ki ds_k'i
-            B = (Xa * c) @ Xa.T
-            H[np.ix_(idx[k], idx[k2])] = B
-            H[np.ix_(idx[k2], idx[k])] = B.T
-    w = np.arange(nf * K)
-    H[w, w] += l
+        for j in range(k, K):
+            h = Y[k] * (float(k == j) - Y[j]) / n  # d^2 J / ds_ki ds_ji
+            B = (Xa * h) @ Xa.T
+            H[np.ix_(at[k], at[j])] = B
+            H[np.ix_(at[j], at[k])] = B.T
+    weights = np.arange(dim * K)
+    H[weights, weights] += l
     return H
 
 
-def _multi_newton_direction(nf: int, K: int, l: float):
+def _multi_newton_direction(dim: int, K: int, l: float):
     """d = H^{-1} g for the multiclass Hessian, which is singular: adding one vector to every
     b_k (and, with lambda = 0, to every w_k) does not change the posteriors. The gradient is
     orthogonal to these directions, and so is the step: H + E C E' (E an orthonormal basis of
     them, C > 0 diagonal) is positive definite and gives the same step as H on their
     complement."""
-    P = nf * K + K
-    rows = [nf * K + np.arange(K)]  # the biases
+    shifts = [dim * K + np.arange(K)]  # the biases
     if l == 0.0:
-        rows += [j + nf * np.arange(K) for j in range(nf)]  # feature j of every w_k
-    E = np.zeros((P, len(rows)))
-    for col, r in enumerate(rows):
-        E[r, col] = 1.0 / np.sqrt(K)
+        shifts += [j + dim * np.arange(K) for j in range(dim)]  # feature j of every w_k
+    E = np.zeros((dim * K + K, len(shifts)))
+    for col, rows in enumerate(shifts):
+        E[rows, col] = 1.0 / np.sqrt(K)
 
     def direction(H: np.ndarray, g: np.ndarray) -> np.ndarray:
         h = np.diag(H)  # each direction weighted like the curvature of its own parameters
-        c = np.array([max(float(h[r].mean()), np.finfo(float).tiny) for r in rows])
-        return _newton_direction(H + (E * c) @ E.T, g)
+        curv = np.array([max(float(h[rows].mean()), np.finfo(float).tiny) for rows in shifts])
+        return _newton_direction(H + (E * curv) @ E.T, g)
 
     return direction
 
 
-def _check_multi(D, L, who: str) -> tuple[np.ndarray, np.ndarray, int]:
-    X, L = check_data_labels(D, L, require_all=True)
-    _check_scale(X)
-    K = int(L.max()) + 1
-    if K < 2:
-        raise ValueError(
-            f"L holds a single class (0): {who} needs at least two classes 0..K-1"
-        )
-    return X, L, K
+def _multiclass_objective(X: np.ndarray, L: np.ndarray, K: int, l: float) -> _Objective:
+    """The multiclass objective on the training data, for the solvers."""
+    own = (L, np.arange(L.size))
+
+    def fg(v):
+        return _multi_fg(v, X, L, K, l)
+
+    def fgh(v):
+        return fg(v) + (_multi_hessian(v, X, K, l),)
+
+    def separated(v):  # every sample's own class strictly ahead of all the others
+        W, b = _unpack(v, X.shape[0], K)
+        S = W.T @ X + b[:, None]
+        s_own = S[own]
+        S[own] = -np.inf
+        return bool(np.all(s_own > S.max(axis=0)))
+
+    return _Objective(fg, fgh, _multi_newton_direction(X.shape[0], K, l), separated, X, K, l)
+
+
+def _representative(v: np.ndarray, dim: int, K: int, l: float):
+    """W, b of v shifted to sum_k b_k = 0 (and, with lambda = 0, sum_k w_k = 0): a common shift
+    changes no posterior, and the solvers keep the zero sum only up to their rounding drift."""
+    W, b = _unpack(v.copy(), dim, K)
+    b -= b.mean()
+    if l == 0.0:
+        W -= W.mean(axis=1, keepdims=True)
+    return W, b
 
 
 def logreg_multiclass_obj_wrap(D, L, l):
@@ -1034,8 +1081,10 @@ def logreg_multiclass_obj_wrap(D, L, l):
 
     Notes
     -----
-    Multiclass logistic regression of chapter 6 of the notes: with :math:`s_{ki} = w_k^T x_i +
-    b_k`, :math:`y_{ki} = e^{s_{ki}} / \sum_{k'} e^{s_{k'i}}` and :math:`t_{ki} = [c_i = k]`,
+    Multiclass logistic regression of chapter 6 of the MLPR notes (the softmax regression of
+    the short notes 004); with K = 2 it is the binary objective of eq. (100) in
+    :math:`w_1 - w_0` (see `train_logreg_multiclass`). With :math:`s_{ki} = w_k^T x_i + b_k`,
+    :math:`y_{ki} = e^{s_{ki}} / \sum_{k'} e^{s_{k'i}}` and :math:`t_{ki} = [c_i = k]`,
 
     .. math::
 
@@ -1043,21 +1092,23 @@ def logreg_multiclass_obj_wrap(D, L, l):
         \nabla_W J = \lambda W + \frac{1}{n} X (Y - T)^T, \quad
         \nabla_b J = \frac{1}{n} (Y - T) \mathbf{1} .
 
-    :math:`\log y` comes from a log-sum-exp, so no score overflows.
+    :math:`\log y` comes from a log-sum-exp, so no score overflows. The private core is
+    ``_multi_fg``.
     """
-    l = _check_lambda(l)
+    l = check_lambda(l)
     X, L, K = _check_multi(D, L, "multiclass logistic regression")
-    n = X.shape[0] * K + K
+    fg = _multiclass_objective(X, L, K, l).fg
+    P = X.shape[0] * K + K
 
     def obj(v):
-        return _multi_fg(_check_v(v, n, "[vec(W); b]"), X, L, K, l)
+        return fg(_check_v(v, P, "[vec(W); b]"))
 
     return obj
 
 
 @model
 class MulticlassLogReg:
-    r"""A trained multiclass (softmax) logistic-regression model.
+    r"""A trained multiclass (softmax) logistic-regression model (notes chapter 6).
 
     Attributes
     ----------
@@ -1074,6 +1125,11 @@ class MulticlassLogReg:
         :math:`J(W^*, b^*)` at the returned solution.
     n_iter : int
         L-BFGS iterations, with the Newton steps that finish them.
+
+    Notes
+    -----
+    With K = 2, ``scores(D)[1] - scores(D)[0]`` is the score :math:`w^T x + b` of the binary
+    model of eq. (100) trained with lambda / 2 (see `train_logreg_multiclass`).
     """
 
     W: np.ndarray
@@ -1124,26 +1180,10 @@ class MulticlassLogReg:
         """
         S = self.scores(D)
         if priors is not None:
-            p = _check_class_priors(priors, self.n_classes)
+            p = check_class_priors(priors, self.n_classes)
             with np.errstate(divide="ignore"):
                 S = S + (np.log(p) - np.log(self.class_priors))[:, None]
         return S - logsumexp(S, axis=0, keepdims=True)
-
-
-def _check_class_priors(priors, K: int) -> np.ndarray:
-    p = _as_float_array(priors, "priors")
-    if p.shape != (K,):
-        raise ValueError(f"priors has shape {p.shape}, expected ({K},): one prior per class")
-    bad = ~(np.isfinite(p) & (p >= 0.0))
-    if bad.any():
-        raise ValueError(
-            f"priors must be finite non-negative probabilities, got {float(p[bad][0])!r}"
-        )
-    if abs(p.sum() - 1.0) > 1e-9:
-        raise ValueError(f"priors must sum to 1 (within 1e-9), got sum {p.sum():.12g}")
-    if not np.any(p > 0.0):
-        raise ValueError("priors must not all be zero")
-    return p
 
 
 def train_logreg_multiclass(D, L, l, *, tol=_LBFGS_TOL, max_iter=_LBFGS_MAXITER,
@@ -1182,8 +1222,9 @@ def train_logreg_multiclass(D, L, l, *, tol=_LBFGS_TOL, max_iter=_LBFGS_MAXITER,
 
     Notes
     -----
-    Minimises the mean cross-entropy plus :math:`\frac{\lambda}{2}\|W\|^2` from W = 0, b = 0
-    (see `logreg_multiclass_obj_wrap`):
+    Multiclass logistic regression of chapter 6 of the MLPR notes: minimises the mean
+    cross-entropy plus :math:`\frac{\lambda}{2}\|W\|^2` from W = 0, b = 0 (see
+    `logreg_multiclass_obj_wrap`):
 
     .. math::
 
@@ -1195,55 +1236,48 @@ def train_logreg_multiclass(D, L, l, *, tol=_LBFGS_TOL, max_iter=_LBFGS_MAXITER,
     same number to every :math:`b_k` changes nothing. The trainer returns the representative
     with :math:`\sum_k b_k = 0` (and :math:`\sum_k w_k = 0`, which holds at the optimum when
     lambda > 0), so that the solution is unique. With K = 2,
-    :math:`w_1 - w_0` and :math:`b_1 - b_0` are the binary model trained with lambda / 2.
-    The Hessian, with :math:`\tilde x = [x; 1]`, has the blocks
+    :math:`w_1 - w_0` and :math:`b_1 - b_0` are the binary model of eq. (100) trained with
+    lambda / 2. The Hessian, with :math:`\tilde x = [x; 1]`, has the blocks
     :math:`\frac1n \sum_i y_{ki}([k = k'] - y_{k'i})\, \tilde x_i \tilde x_i^T` (plus
     :math:`\lambda I` on the weights of the diagonal blocks).
     """
-    l = _check_lambda(l)
-    tol = _check_tol(tol)
+    l = check_lambda(l)
+    tol = _check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=1)
     finish = _check_newton_finish(newton_finish)
     X, L, K = _check_multi(D, L, "train_logreg_multiclass")
-    nf, n = X.shape
-
-    def fg(v):
-        return _multi_fg(v, X, L, K, l)
-
-    def fgh(v):
-        return fg(v) + (_multi_hessian(v, X, K, l),)
-
-    def separated(v):  # every sample's own class strictly ahead of all the others
-        W, b = _unpack_multi(v, nf, K)
-        S = W.T @ X + b[:, None]
-        own = S[L, np.arange(n)]
-        S[L, np.arange(n)] = -np.inf
-        return bool(np.all(own > S.max(axis=0)))
-
-    cost = _newton_cost(n, nf, K)
+    dim, n = X.shape
+    obj = _multiclass_objective(X, L, K, l)
+    cost = _newton_cost(n, dim, K)
     if finish is None:
         finish = cost <= _NEWTON_FINISH_COST
-    v, f, nit, stop = _solve(fg, fgh, _multi_newton_direction(nf, K, l), np.zeros(nf * K + K),
-                             X=X, K=K, l=l, solver="lbfgs", tol=tol, max_iter=max_iter,
-                             finish=finish, separated=separated)
-    W, b = _unpack_multi(v.copy(), nf, K)
-    # a common shift of the biases (and, with lambda = 0, of the weights) changes no posterior:
-    # return the representative with sum_k b_k = 0 (sum_k w_k = 0), which the solvers keep only
-    # up to their rounding drift
-    b -= b.mean()
-    if l == 0.0:
-        W -= W.mean(axis=1, keepdims=True)
-    v = np.concatenate([W.ravel(order="F"), b])
-    f = fg(v)[0]
-    _report(stop, v, nit, fg=fg, X=X, K=K, tol=tol, max_iter=max_iter, solver="lbfgs",
-            newton_cost=cost)
+    v, f, nit, stop = _solve(obj, np.zeros(dim * K + K), solver="lbfgs", tol=tol,
+                             max_iter=max_iter, finish=finish)
+    W, b = _representative(v, dim, K, l)
+    v = _pack(W, b)
+    f = obj.fg(v)[0]
+    _warn(_diagnosis(obj, stop, v, nit, solver="lbfgs", tol=tol, max_iter=max_iter,
+                     newton_cost=cost))
     priors = np.bincount(L, minlength=K) / L.size
     return MulticlassLogReg(W=W.copy(), b=b.copy(), l=l, class_priors=priors, objective=f,
                             n_iter=nit)
 
 
 # ------------------------------------------------------------------------------------------------
-# quadratic features
+# quadratic features, eq. (121)
+
+
+def _quadratic_features(X: np.ndarray) -> np.ndarray:
+    """phi(x) = [vec(x x^T); x] of every column (eq. 121); row j*D + i of vec is x_i x_j."""
+    dim, n = X.shape
+    return np.vstack([np.einsum("jn,in->jin", X, X).reshape(dim * dim, n), X])  # eq. (121)
+
+
+def _quadratic_features_once(X: np.ndarray) -> np.ndarray:
+    """[x_i x_j for i <= j, times sqrt(2) when i < j; x]: phi~(x)' phi~(y) = phi(x)' phi(y)."""
+    i, j = np.triu_indices(X.shape[0])
+    scale = np.where(i == j, 1.0, np.sqrt(2.0))[:, None]
+    return np.vstack([X[i] * X[j] * scale, X])
 
 
 def expand_quadratic(D) -> np.ndarray:
@@ -1273,10 +1307,7 @@ def expand_quadratic(D) -> np.ndarray:
     twice (D^2 rather than D(D+1)/2 features), as in the notes. One einsum, no loop over
     samples.
     """
-    X = _check_scale(check_data(D, unlabelled=True), n_terms=1)
-    nf, n = X.shape
-    Q = np.einsum("jn,in->jin", X, X).reshape(nf * nf, n)  # eq. (121): row j*D + i is x_i x_j
-    return np.vstack([Q, X])
+    return _quadratic_features(check_scale(check_data(D, unlabelled=True), n_terms=1))
 
 
 def expand_quadratic_symmetric(D) -> np.ndarray:
@@ -1304,19 +1335,17 @@ def expand_quadratic_symmetric(D) -> np.ndarray:
     (logistic regression, SVM) reaches the same objective and the same scores with about half
     the features.
     """
-    X = _check_scale(check_data(D, unlabelled=True), n_terms=2)  # sqrt(2) x_i x_j
-    i, j = np.triu_indices(X.shape[0])
-    scale = np.where(i == j, 1.0, np.sqrt(2.0))[:, None]
-    return np.vstack([X[i] * X[j] * scale, X])  # phi~(x)' phi~(y) = phi(x)' phi(y)
+    # n_terms=2: the product sqrt(2) x_i x_j must not overflow either
+    return _quadratic_features_once(check_scale(check_data(D, unlabelled=True), n_terms=2))
 
 
 # ------------------------------------------------------------------------------------------------
-# the perceptron
+# the perceptron (notes 003, section 6.2.4)
 
 
 @model
 class Perceptron(_LinearScores):
-    r"""A trained perceptron.
+    r"""A trained perceptron (notes 003, section 6.2.4).
 
     Attributes
     ----------
@@ -1328,6 +1357,11 @@ class Perceptron(_LinearScores):
         True if an epoch classified every training sample correctly (the data are separated).
     n_updates : int
         Total number of updates (mistakes) over all epochs.
+
+    Notes
+    -----
+    ``scores(D)`` gives :math:`s = w^T x + b`; the decision is class 1 when :math:`s > 0`
+    (eq. 128), the library's one rule, also for a sample that training left on the boundary.
     """
 
     w: np.ndarray
@@ -1335,6 +1369,34 @@ class Perceptron(_LinearScores):
     epochs: int
     converged: bool
     n_updates: int
+
+
+def _perceptron_epoch(Y: np.ndarray, wt: np.ndarray, order: np.ndarray, eta: float) -> int:
+    """One pass over the rows Y[n] = t_n phi_n^T in ``order``, updating w~ in place; the number
+    of mistakes."""
+    mistakes = 0
+    for i in order:
+        if Y[i] @ wt <= 0.0:  # t_n w~^T phi_n <= 0: misclassified (or on the boundary)
+            wt += eta * Y[i]  # w~ <- w~ + eta phi_n t_n
+            mistakes += 1
+    return mistakes
+
+
+def _perceptron(X: np.ndarray, t: np.ndarray, max_epochs: int, rng, eta: float):
+    """The perceptron's epochs from w~ = 0 until one makes no update; ``(w~, epochs, converged,
+    updates)`` with w~ = [w; b]."""
+    dim, n = X.shape
+    Y = np.empty((n, dim + 1))  # row n: t_n phi_n^T, contiguous for the per-sample dot products
+    Y[:, :dim] = X.T * t[:, None]
+    Y[:, dim] = t
+    wt = np.zeros(dim + 1)
+    updates = 0
+    for epoch in range(1, max_epochs + 1):
+        mistakes = _perceptron_epoch(Y, wt, rng.permutation(n), eta)
+        updates += mistakes
+        if mistakes == 0:
+            return wt, epoch, True, updates
+    return wt, max_epochs, False, updates
 
 
 def train_perceptron(D, L, max_epochs, rng, eta=1.0) -> Perceptron:
@@ -1366,10 +1428,10 @@ def train_perceptron(D, L, max_epochs, rng, eta=1.0) -> Perceptron:
 
     Notes
     -----
-    With :math:`\phi_n = [x_n; 1]`, :math:`\tilde w = [w; b]` (zero at the start) and
-    :math:`t_n = 2c_n - 1`, each epoch visits the samples in a random order and, for every
-    misclassified one (:math:`t_n \tilde w^T \phi_n \le 0`, so a sample on the boundary counts
-    as a mistake),
+    The perceptron of the short notes 003, section 6.2.4. With :math:`\phi_n = [x_n; 1]`,
+    :math:`\tilde w = [w; b]` (zero at the start) and :math:`t_n = 2c_n - 1`, each epoch visits
+    the samples in a random order and, for every misclassified one
+    (:math:`t_n \tilde w^T \phi_n \le 0`, so a sample on the boundary counts as a mistake),
 
     .. math:: \tilde w \leftarrow \tilde w + \eta\, \phi_n t_n .
 
@@ -1380,36 +1442,18 @@ def train_perceptron(D, L, max_epochs, rng, eta=1.0) -> Perceptron:
     in the warning counts those decisions). The perceptron convergence theorem
     guarantees this happens after finitely many updates when the data are linearly separable.
     The loop over the samples is the algorithm itself (each decision depends on the previous
-    updates); each step is one dot product with a precomputed row :math:`t_n \phi_n^T`.
+    updates); each step is one dot product with a precomputed row :math:`t_n \phi_n^T`. The
+    private core is ``_perceptron``.
     """
     X, L = _check_binary(D, L, "train_perceptron")
     max_epochs = check_int(max_epochs, "max_epochs", low=1)
     rng = check_rng(rng)
     eta = _check_positive(eta, "eta")
-    nf, n = X.shape
-    t = 2.0 * L - 1.0
-    Y = np.empty((n, nf + 1))  # row n: t_n phi_n^T, contiguous for the per-sample dot products
-    Y[:, :nf] = X.T * t[:, None]
-    Y[:, nf] = t
-    wt = np.zeros(nf + 1)
-    updates = 0
-    converged = False
-    epoch = 0
-    for epoch in range(1, max_epochs + 1):  # noqa: B007 (epoch is used after the loop)
-        mistakes = 0
-        for i in rng.permutation(n):
-            yi = Y[i]
-            if yi @ wt <= 0.0:  # misclassified (or on the boundary)
-                wt += eta * yi  # w <- w + eta phi_n t_n
-                mistakes += 1
-        updates += mistakes
-        if mistakes == 0:
-            converged = True
-            break
+    wt, epochs, converged, updates = _perceptron(X, 2.0 * L - 1.0, max_epochs, rng, eta)
+    w, b = wt[:-1].copy(), float(wt[-1])
     if not converged:
-        err = float(np.mean(((X.T @ wt[:nf] + wt[nf]) > 0.0) != (L == 1)))  # class 1 iff s > 0
+        err = float(np.mean(((X.T @ w + b) > 0.0) != (L == 1)))  # class 1 iff s > 0 (eq. 128)
         _warn(f"the perceptron did not converge in max_epochs = {max_epochs} epochs (training "
               f"error {100 * err:.2f}% after the last update): the data may not be linearly "
               f"separable; increase max_epochs, or use logistic regression or an SVM")
-    return Perceptron(w=wt[:nf].copy(), b=float(wt[nf]), epochs=epoch, converged=converged,
-                      n_updates=updates)
+    return Perceptron(w=w, b=b, epochs=epochs, converged=converged, n_updates=updates)

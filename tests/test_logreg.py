@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
+from mlpr import utils
 from mlpr.datasets import load_iris, load_iris_binary
 from mlpr.logreg import (
     BinaryLogReg,
@@ -36,21 +37,21 @@ OPT = 1e-6  # optimiser results and finite-difference checks
 # -- data ----------------------------------------------------------------------------------------
 
 
-def _binary(seed=0, n=(70, 50), nfeat=3, shift=1.0):
+def _binary(seed=0, n=(70, 50), dim=3, shift=1.0):
     """Two overlapping Gaussian classes (not separable), labels interleaved, class 1 first size."""
     rng = np.random.default_rng(seed)
-    X1 = rng.standard_normal((nfeat, n[0])) + shift
-    X0 = rng.standard_normal((nfeat, n[1])) - 0.5 * shift
+    X1 = rng.standard_normal((dim, n[0])) + shift
+    X0 = rng.standard_normal((dim, n[1])) - 0.5 * shift
     D = np.hstack([X1, X0])
     L = np.concatenate([np.ones(n[0], int), np.zeros(n[1], int)])
     perm = rng.permutation(L.size)
     return D[:, perm], L[perm]
 
 
-def _multiclass(seed=0, K=3, n=40, nfeat=3):
+def _multiclass(seed=0, K=3, n=40, dim=3):
     rng = np.random.default_rng(seed)
-    means = 1.5 * rng.standard_normal((nfeat, K))
-    D = np.hstack([rng.standard_normal((nfeat, n)) + means[:, [k]] for k in range(K)])
+    means = 1.5 * rng.standard_normal((dim, K))
+    D = np.hstack([rng.standard_normal((dim, n)) + means[:, [k]] for k in range(K)])
     L = np.repeat(np.arange(K), n)
     perm = rng.permutation(L.size)
     return D[:, perm], L[perm]
@@ -267,12 +268,12 @@ def test_raising_the_training_prior_moves_the_decisions_towards_class_1():
 
 def test_iteration_limit_warns():
     D, L = _binary()
-    with pytest.warns(ConvergenceWarning, match=r"iteration limit max_iter = 2 .*above tol"):
+    with pytest.warns(ConvergenceWarning, match=r"max_iter = 2"):
         train_logreg_binary(D, L, 1e-3, max_iter=2, newton_finish=False)
     with pytest.warns(ConvergenceWarning, match="iteration limit"):
         train_logreg_binary(D, L, 1e-3, solver="gd", max_iter=3)
     Dm, Lm = _multiclass()
-    with pytest.warns(ConvergenceWarning, match=r"iteration limit max_iter = 2 "):
+    with pytest.warns(ConvergenceWarning, match=r"max_iter = 2"):
         train_logreg_multiclass(Dm, Lm, 1e-3, max_iter=2, newton_finish=False)
     # the Newton finish takes a capped L-BFGS to the minimiser: nothing to warn about
     with warnings.catch_warnings():
@@ -287,7 +288,7 @@ def test_lbfgs_stopping_where_the_objective_stops_decreasing_warns():
     # L-BFGS cannot drive the gradient below about 1e-9 (its line search needs f to decrease);
     # without the Newton finish a tolerance below that is not met, and the warning says so
     D, L = _binary()
-    pattern = r"largest gradient component .* above tol = 1e-16: the objective no longer decreases"
+    pattern = r"tol = 1e-16"
     with pytest.warns(ConvergenceWarning, match=pattern + r".*newton_finish=True"):
         train_logreg_binary(D, L, 1e-3, tol=1e-16, newton_finish=False)
     Dm, Lm = _multiclass()
@@ -341,16 +342,29 @@ def test_training_is_deterministic_and_models_compare_by_value():
 
 def test_newton_finish_argument():
     D, L = _binary()
-    with pytest.raises(TypeError, match="newton_finish must be True or False"):
+    with pytest.raises(TypeError, match="newton_finish"):
         train_logreg_binary(D, L, 0.1, newton_finish="yes")
-    with pytest.raises(TypeError, match="newton_finish must be True or False"):
+    with pytest.raises(TypeError, match="newton_finish"):
         train_logreg_multiclass(*_multiclass(), 0.1, newton_finish=1)
-    with pytest.raises(ValueError, match=r"newton_finish applies to solver='lbfgs' only"):
+    with pytest.raises(ValueError, match=r"newton_finish.*lbfgs"):
         train_logreg_binary(D, L, 0.1, solver="gd", newton_finish=True)
     # forcing the finish where the default already uses it changes nothing
     a = train_logreg_binary(D, L, 0.1, newton_finish=True)
     assert a == train_logreg_binary(D, L, 0.1)
 
+
+def test_convergence_warning_is_the_library_one_and_points_at_the_caller():
+    # one warning class for every iterative solver of mlpr (svm.py and the lectures import it
+    # from mlpr.logreg), shown at the user's call rather than inside the library
+    assert ConvergenceWarning is utils.ConvergenceWarning
+    D, L = _binary()
+    Dm, Lm = _multiclass()
+    for train in (lambda: train_logreg_binary(D, L, 1e-3, max_iter=2, newton_finish=False),
+                  lambda: train_logreg_multiclass(Dm, Lm, 1e-3, max_iter=2, newton_finish=False),
+                  lambda: train_perceptron(*load_iris_binary(), 1, np.random.default_rng(0))):
+        with pytest.warns(ConvergenceWarning) as record:
+            train()
+        assert [w.filename for w in record] == [__file__]
 
 # -- the minimiser: an independent Newton solution with the gradient in extended precision ------
 
@@ -665,9 +679,9 @@ def test_transposed_data_is_reported():
 
 @pytest.mark.parametrize(
     "l, exc, msg",
-    [(-1.0, ValueError, ">= 0"), (np.nan, ValueError, ">= 0"), (np.inf, ValueError, ">= 0"),
-     ("0.1", TypeError, "real number"), (None, TypeError, "real number"),
-     (True, TypeError, "real number")],
+    [(-1.0, ValueError, "lambda.*>= 0"), (np.nan, ValueError, "lambda.*>= 0"),
+     (np.inf, ValueError, "lambda.*>= 0"), ("0.1", TypeError, "lambda.*real number"),
+     (None, TypeError, "lambda.*real number"), (True, TypeError, "lambda.*real number")],
 )
 def test_bad_lambda(l, exc, msg):
     D, L = _binary()
@@ -684,9 +698,9 @@ def test_bad_lambda(l, exc, msg):
 
 @pytest.mark.parametrize(
     "prior, exc, msg",
-    [(0.0, ValueError, r"open interval \(0, 1\)"), (1.0, ValueError, r"open interval"),
-     (np.nan, ValueError, "open interval"), (1.5, ValueError, "open interval"),
-     ("0.5", TypeError, "real number in"), ([0.5], TypeError, "real number in")],
+    [(0.0, ValueError, r"prior.*\(0, 1\)"), (1.0, ValueError, r"prior.*\(0, 1\)"),
+     (np.nan, ValueError, r"prior.*\(0, 1\)"), (1.5, ValueError, r"prior.*\(0, 1\)"),
+     ("0.5", TypeError, "prior.*real number"), ([0.5], TypeError, "prior.*real number")],
 )
 def test_bad_prior(prior, exc, msg):
     D, L = _binary()
@@ -705,7 +719,7 @@ def test_binary_label_errors():
         lambda: logreg_obj_wrap(D, L3, 0.1),
         lambda: train_perceptron(D, L3, 5, np.random.default_rng(0)),
     ):
-        with pytest.raises(ValueError, match=r"holds label 2 .* is binary"):
+        with pytest.raises(ValueError, match=r"label 2.*binary"):
             call()
     ones = np.ones_like(L)
     with pytest.raises(ValueError, match="no sample of class 0"):
@@ -715,7 +729,7 @@ def test_binary_label_errors():
     with pytest.raises(ValueError, match="no sample of class 1"):
         logreg_obj_wrap(D, 0 * L, 0.1, prior=0.5)
     logreg_obj_wrap(D, 0 * L, 0.1)  # the unweighted objective is defined with one class
-    with pytest.raises(ValueError, match="labels but the data have"):
+    with pytest.raises(ValueError, match=r"119 labels.*120 samples"):
         train_logreg_binary(D, L[:-1], 0.1)
     with pytest.raises(ValueError, match="negative"):
         train_logreg_binary(D, L - 1, 0.1)
@@ -727,12 +741,12 @@ def test_multiclass_label_errors():
     D, L = _multiclass()
     with pytest.raises(ValueError, match="no sample of class 1"):
         train_logreg_multiclass(D, np.where(L == 1, 2, L), 0.1)
-    with pytest.raises(ValueError, match="at least two classes"):
+    with pytest.raises(ValueError, match="two classes"):
         train_logreg_multiclass(D, np.zeros_like(L), 0.1)
-    with pytest.raises(ValueError, match="at least two classes"):
+    with pytest.raises(ValueError, match="two classes"):
         logreg_multiclass_obj_wrap(D, np.zeros_like(L), 0.1)
     m = train_logreg_multiclass(D, L, 0.1)
-    with pytest.raises(ValueError, match=r"shape \(2,\), expected \(3,\)"):
+    with pytest.raises(ValueError, match=r"priors.*length 2.*K = 3"):
         m.log_posteriors(D, [0.5, 0.5])
     with pytest.raises(ValueError, match="sum to 1"):
         m.log_posteriors(D, [0.5, 0.5, 0.5])
@@ -742,38 +756,38 @@ def test_multiclass_label_errors():
 
 def test_bad_v_and_solver_arguments():
     D, L = _binary()
-    with pytest.raises(ValueError, match=r"v has shape \(3,\), expected \(4,\)"):
+    with pytest.raises(ValueError, match=r"v .*\(3,\).*\(4,\)"):
         logreg_obj_wrap(D, L, 0.1)(np.zeros(3))
-    with pytest.raises(ValueError, match=r"v has shape \(5,\), expected \(4,\)"):
+    with pytest.raises(ValueError, match=r"v .*\(5,\).*\(4,\)"):
         logreg_hessian(D, L, 0.1, np.zeros(5))
-    with pytest.raises(ValueError, match=r"expected \(8,\) = \[vec\(W\); b\]"):
+    with pytest.raises(ValueError, match=r"v .*\(4,\).*\(8,\)"):
         logreg_multiclass_obj_wrap(D, L, 0.1)(np.zeros(4))
-    with pytest.raises(ValueError, match="solver must be one of"):
+    with pytest.raises(ValueError, match="solver.*lbfgs"):
         train_logreg_binary(D, L, 0.1, solver="sgd")
-    with pytest.raises(ValueError, match="tol must be finite and > 0"):
+    with pytest.raises(ValueError, match="tol.*> 0"):
         train_logreg_binary(D, L, 0.1, tol=0.0)
-    with pytest.raises(ValueError, match="tol must be finite and > 0"):
+    with pytest.raises(ValueError, match="tol.*> 0"):
         train_logreg_multiclass(D, L, 0.1, tol=-1.0)
-    with pytest.raises(ValueError, match="max_iter must be >= 1"):
+    with pytest.raises(ValueError, match="max_iter.*>= 1"):
         train_logreg_binary(D, L, 0.1, max_iter=0)
-    with pytest.raises(TypeError, match="max_iter must be an integer"):
+    with pytest.raises(TypeError, match="max_iter.*integer"):
         train_logreg_multiclass(D, L, 0.1, max_iter=1.5)
     obj = logreg_obj_wrap(D, L, 0.1)
-    with pytest.raises(ValueError, match="needs step"):
+    with pytest.raises(ValueError, match="backtracking=False.*step"):
         minimize_gradient_descent(obj, np.zeros(4), backtracking=False)
-    with pytest.raises(ValueError, match="step must be finite and > 0"):
+    with pytest.raises(ValueError, match="step.*> 0"):
         minimize_gradient_descent(obj, np.zeros(4), step=-1.0)
-    with pytest.raises(ValueError, match="x0 must be a non-empty 1-D array"):
+    with pytest.raises(ValueError, match="x0.*1-D"):
         minimize_gradient_descent(obj, np.zeros((2, 2)))
-    with pytest.raises(ValueError, match="x0 contains NaN"):
+    with pytest.raises(ValueError, match="x0.*NaN"):
         minimize_newton(obj, np.array([0.0, np.nan, 0.0, 0.0]))
-    with pytest.raises(TypeError, match="must return a tuple"):
+    with pytest.raises(TypeError, match=r"tuple \(f, grad\)"):
         minimize_gradient_descent(lambda x: 0.0, np.zeros(4))
-    with pytest.raises(ValueError, match="gradient of shape"):
+    with pytest.raises(ValueError, match=r"gradient of shape \(3,\)"):
         minimize_gradient_descent(lambda x: (0.0, np.zeros(3)), np.zeros(4))
-    with pytest.raises(TypeError, match=r"must return a tuple \(f, grad, hess\)"):
+    with pytest.raises(TypeError, match=r"tuple \(f, grad, hess\)"):
         minimize_newton(obj, np.zeros(4))
-    with pytest.raises(ValueError, match="Hessian of shape"):
+    with pytest.raises(ValueError, match=r"Hessian of shape \(3, 3\)"):
         minimize_newton(lambda x: (*obj(x), np.eye(3)), np.zeros(4))
 
 
@@ -783,18 +797,18 @@ def test_perceptron_argument_errors():
         train_perceptron(D, L, 10, 0)
     with pytest.raises(TypeError, match="numpy.random.Generator"):
         train_perceptron(D, L, 10, np.random.RandomState(0))  # noqa: NPY002
-    with pytest.raises(ValueError, match="max_epochs must be >= 1"):
+    with pytest.raises(ValueError, match="max_epochs.*>= 1"):
         train_perceptron(D, L, 0, np.random.default_rng(0))
-    with pytest.raises(TypeError, match="max_epochs must be an integer"):
+    with pytest.raises(TypeError, match="max_epochs.*integer"):
         train_perceptron(D, L, 2.5, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="eta must be finite and > 0"):
+    with pytest.raises(ValueError, match="eta.*> 0"):
         train_perceptron(D, L, 10, np.random.default_rng(0), eta=0.0)
 
 
 def test_expand_quadratic_warns_on_data_that_look_transposed():
     X = np.random.default_rng(0).standard_normal((4, 9))
     for expand in (expand_quadratic, expand_quadratic_symmetric):
-        with pytest.warns(UserWarning, match=r"shape \(9, 4\), fewer samples .*D\.T"):
+        with pytest.warns(UserWarning, match=r"\(9, 4\).*D\.T"):
             expand(X.T)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -817,7 +831,7 @@ def test_expand_quadratic_symmetric_preserves_inner_products():
 
 def test_data_whose_products_overflow():
     D, L = _binary()
-    pattern = r"D has values up to [\d.]+e\+200 in magnitude: products of its values overflow"
+    pattern = r"D .*e\+200.*overflow"
     for solver in ("lbfgs", "gd", "newton"):
         with pytest.raises(ValueError, match=pattern + r".*fit_znorm"):
             train_logreg_binary(D * 1e200, L, 0.1, solver=solver)
@@ -826,9 +840,9 @@ def test_data_whose_products_overflow():
     with pytest.raises(ValueError, match=pattern):
         train_perceptron(D * 1e200, L, 10, np.random.default_rng(0))
     Dm, Lm = _multiclass()
-    with pytest.raises(ValueError, match=r"D has values up to [\d.]+e\+160"):
+    with pytest.raises(ValueError, match=r"D .*e\+160.*overflow"):
         train_logreg_multiclass(Dm * 1e160, Lm, 0.1)
-    with pytest.raises(ValueError, match=r"D has values up to [\d.]+e\+160"):
+    with pytest.raises(ValueError, match=r"D .*e\+160.*overflow"):
         expand_quadratic(Dm * 1e160)
 
 
@@ -837,7 +851,7 @@ def test_lbfgs_stopped_away_from_the_optimum_warns():
     # gradient is 1e-2); with lambda = 0 the optimal objective does not depend on the units
     D, L = _binary()
     ref = train_logreg_binary(D, L, 0.0)
-    pattern = r"L-BFGS stopped after \d+ iterations away from the optimum.*badly scaled.*fit_znorm"
+    pattern = r"away from the optimum.*fit_znorm"
     with pytest.warns(ConvergenceWarning, match=pattern):
         m = train_logreg_binary(D * 1e8, L, 0.0, newton_finish=False)
     assert m.objective > ref.objective + 1e-3
@@ -875,60 +889,59 @@ def test_the_newton_finish_makes_the_solution_independent_of_the_units(scale, l)
 def test_objective_callables_refuse_non_finite_or_non_real_v():
     D, L = _binary()
     obj = logreg_obj_wrap(D, L, 0.1)
-    with pytest.raises(ValueError, match=r"v contains NaN or infinite values \(first at index 1"):
+    with pytest.raises(ValueError, match=r"v .*NaN.*index 1"):
         obj(np.array([0.0, np.nan, 0.0, 0.0]))
-    with pytest.raises(ValueError, match="v contains NaN or infinite values"):
+    with pytest.raises(ValueError, match="v .*NaN"):
         logreg_hessian(D, L, 0.1, np.full(4, np.inf))
-    with pytest.raises(ValueError, match="v contains NaN or infinite values"):
+    with pytest.raises(ValueError, match="v .*NaN"):
         logreg_multiclass_obj_wrap(D, L, 0.1)(np.full(8, np.nan))
-    with pytest.raises(TypeError, match="v must be real"):
+    with pytest.raises(TypeError, match="v .*real"):
         obj(np.zeros(4) + 1j)
-    with pytest.raises(TypeError, match="v must be a numeric array"):
+    with pytest.raises(TypeError, match="v .*numeric"):
         logreg_hessian(D, L, 0.1, np.array(["a"] * 4))
 
 
 def test_solver_arguments_of_the_wrong_type():
     D, L = _binary()
     obj = logreg_obj_wrap(D, L, 0.1)
-    with pytest.raises(TypeError, match="f_grad must be a callable"):
+    with pytest.raises(TypeError, match="f_grad .*callable"):
         minimize_gradient_descent(3, np.zeros(4))
-    with pytest.raises(TypeError, match="f_grad_hess must be a callable"):
+    with pytest.raises(TypeError, match="f_grad_hess .*callable"):
         minimize_newton(None, np.zeros(4))
-    with pytest.raises(TypeError, match="backtracking must be True or False, got 'no'"):
+    with pytest.raises(TypeError, match="backtracking.*'no'"):
         minimize_gradient_descent(obj, np.zeros(4), backtracking="no")
-    with pytest.raises(TypeError, match="x0 must be a numeric array"):
+    with pytest.raises(TypeError, match="x0.*numeric"):
         minimize_gradient_descent(obj, ["a", "b", "c", "d"])
-    with pytest.raises(TypeError, match="x0 must be real"):
+    with pytest.raises(TypeError, match="x0.*real"):
         minimize_newton(obj, np.zeros(4) + 1j)
-    with pytest.raises(TypeError, match="gradient returned by f_grad must be real"):
+    with pytest.raises(TypeError, match="gradient.*f_grad.*real"):
         minimize_gradient_descent(lambda x: (0.0, x + 1j), np.zeros(4))
-    with pytest.raises(TypeError, match="objective returned by f_grad must be a numeric array"):
+    with pytest.raises(TypeError, match="objective.*f_grad.*numeric"):
         minimize_gradient_descent(lambda x: ("a", x), np.zeros(4))
-    with pytest.raises(ValueError, match="solver must be one of"):
+    with pytest.raises(ValueError, match="solver.*lbfgs"):
         train_logreg_binary(D, L, 0.1, solver=np.array(["gd"]))
 
 
 def test_solvers_refuse_a_non_finite_start_or_hessian():
-    with pytest.raises(ValueError, match=r"f_grad returned a non-finite objective at x0 "
-                                         r"\(f = nan\)"):
+    with pytest.raises(ValueError, match=r"non-finite objective.*x0"):
         minimize_gradient_descent(lambda x: (np.nan, 2 * x), np.ones(2))
-    with pytest.raises(ValueError, match="f_grad returned a non-finite gradient at x0"):
+    with pytest.raises(ValueError, match="non-finite gradient.*x0"):
         minimize_gradient_descent(lambda x: (1.0, np.full(2, np.nan)), np.ones(2), step=0.1,
                                   backtracking=False)
-    with pytest.raises(ValueError, match="f_grad_hess returned a non-finite gradient at x0"):
+    with pytest.raises(ValueError, match="non-finite gradient.*x0"):
         minimize_newton(lambda x: (1.0, np.full(2, np.inf), np.eye(2)), np.ones(2))
-    with pytest.raises(ValueError, match=r"Hessian with NaN or infinite values at call 0"):
+    with pytest.raises(ValueError, match=r"Hessian.*NaN.*call 0"):
         minimize_newton(lambda x: (float(x @ x), 2 * x, np.full((2, 2), np.nan)), np.ones(2))
 
 
 def test_multiclass_priors_of_the_wrong_type():
     D, L = _multiclass()
     m = train_logreg_multiclass(D, L, 0.1)
-    with pytest.raises(TypeError, match="priors must be real"):
+    with pytest.raises(TypeError, match="priors.*real"):
         m.log_posteriors(D, np.array([0.2, 0.3, 0.5]) + 0j)
-    with pytest.raises(TypeError, match="priors must be a numeric array"):
+    with pytest.raises(TypeError, match="priors.*numeric"):
         m.log_posteriors(D, np.array([0.2, 0.3, 0.5], dtype=object))
-    with pytest.raises(ValueError, match="finite non-negative probabilities, got nan"):
+    with pytest.raises(ValueError, match="priors.*NaN"):
         m.log_posteriors(D, [np.nan, 0.5, 0.5])
 
 
@@ -938,5 +951,5 @@ def test_data_without_features():
     for train in (lambda D: train_logreg_binary(D, L, 0.1),
                   lambda D: train_logreg_multiclass(D, L, 0.1),
                   lambda D: train_perceptron(D, L, 5, np.random.default_rng(0))):
-        with pytest.raises(ValueError, match=r"D has 0 features \(rows\), shape \(0, 4\)"):
+        with pytest.raises(ValueError, match=r"0 features.*\(0, 4\)"):
             train(np.zeros((0, 4)))
