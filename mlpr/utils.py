@@ -127,10 +127,6 @@ def check_array(x, name: str) -> np.ndarray:
     return a.astype(np.float64, copy=False)
 
 
-# the former private name, still imported by evaluation, logreg and calibration
-_as_float_array = check_array
-
-
 def check_finite(a: np.ndarray, name: str) -> np.ndarray:
     """Return the float array ``a`` if it holds no NaN or inf; otherwise a ValueError naming
     ``name`` and the index of the first bad value."""
