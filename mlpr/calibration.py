@@ -701,7 +701,8 @@ def _multiclass_fg(theta, S, L, xi, kind, l):
 
 def multiclass_calibration_obj_wrap(S, L, l=0.0, priors=None, kind="full"):
     r"""Build the objective of multiclass calibration and its gradient, as a function of
-    theta = [parameters of A; b].
+    theta = [parameters of A; b] (end of section 7.3 of the MLPR notes: multiclass logistic
+    regression on the class scores).
 
     Parameters
     ----------

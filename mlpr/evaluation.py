@@ -589,7 +589,7 @@ def optimal_bayes_decisions(llr, prior, Cfn=1.0, Cfp=1.0) -> np.ndarray:
 
 def uniform_cost_matrix(K: int) -> np.ndarray:
     """The 0-1 cost matrix ``1 - I`` of K classes: every error costs 1, MAP decisions are
-    Bayes-optimal for it."""
+    Bayes-optimal for it (section 7.2 of the MLPR notes)."""
     K = check_int(K, "K", low=2)
     return 1.0 - np.eye(K)
 
@@ -1227,6 +1227,9 @@ def _pav_blocks(y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def pav(y, w=None) -> np.ndarray:
     r"""Weighted isotonic (non-decreasing) regression by pool-adjacent-violators.
 
+    The tool behind the ROC convex hull (section 7.1), isotonic calibration and minCllr
+    (sections 7.3-7.4 of the MLPR notes).
+
     Parameters
     ----------
     y : array_like, shape (N,)
@@ -1403,6 +1406,9 @@ def eer(scores, L, method: str = "threshold") -> float:
 def cllr(llr, L) -> float:
     r"""Log-likelihood-ratio cost (in bits) of calibrated LLRs.
 
+    An application-independent summary of calibration (section 7.3 of the MLPR notes discusses
+    calibration; Cllr is the measure of the BOSARIS toolkit).
+
     Parameters
     ----------
     llr : ndarray, shape (N,)
@@ -1439,6 +1445,9 @@ def cllr(llr, L) -> float:
 
 def min_cllr(llr, L) -> float:
     r"""Cllr after the best monotone recalibration of the scores (the discrimination loss).
+
+    The calibration-independent part of `cllr`, as minDCF is of actDCF (section 7.3 of the
+    MLPR notes).
 
     Parameters
     ----------

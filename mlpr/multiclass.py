@@ -57,7 +57,8 @@ def _check_multiclass(D, L):
 
 @model
 class OneVsRest:
-    """K binary models, ``models[k]`` trained with class k as 1 and the rest as 0.
+    """K binary models, ``models[k]`` trained with class k as 1 and the rest as 0 (one versus
+    the rest: notes 003, section 8.5 of the MLPR notes).
 
     Attributes
     ----------
@@ -89,7 +90,8 @@ class OneVsRest:
 
 @model
 class OneVsOne:
-    """One binary model per pair of classes a < b, trained with a as 1 and b as 0.
+    """One binary model per pair of classes a < b, trained with a as 1 and b as 0 (one versus
+    one with voting: notes 003, section 8.5 of the MLPR notes).
 
     Attributes
     ----------

@@ -368,7 +368,7 @@ def _check_k(k, N: int, name: str = "k") -> int:
 
 @model
 class KNNClassifier:
-    """k-nearest neighbours classifier (squared Euclidean distance).
+    """k-nearest neighbours classifier (squared Euclidean distance; notes 004).
 
     Attributes
     ----------
@@ -521,7 +521,7 @@ class KNNClassifier:
 
 
 def train_knn(D, L, k: int) -> KNNClassifier:
-    """Store labelled training data for k-nearest-neighbour classification.
+    """Store labelled training data for k-nearest-neighbour classification (notes 004).
 
     Parameters
     ----------
