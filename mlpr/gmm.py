@@ -22,37 +22,47 @@ The functions, in the order of the chapter:
   `GMMClassifier.scores` and ``llr``) and `train_open_set_classifier` (K known classes and a
   "none of the others" GMM).
 
+The pieces come from the chapters before: the component log-densities ``log N(x | mu_c, C_c)`` are
+the class-conditional densities of a Gaussian classifier whose "classes" are the components
+(`mlpr.generative.GaussianClassifier.scores`, one Gaussian log-density for the whole library), the
+eigenvalue floor is `mlpr.generative.floor_covariance`, the one-component start the ML Gaussian
+`mlpr.gaussian.compute_mu_C`.
+
 Covariance types (``cov_type``): ``"full"``; ``"diagonal"``, the diagonal of the full estimate
 (each component is a naive-Bayes Gaussian, but the mixture is not: 9.4); ``"tied"``, one covariance
-shared by the components of one GMM, ``sum_c N_c C_c / N``. Every model stores full (D, D)
-matrices, so that the course's list form and `logpdf_GMM` need no type: a diagonal model holds
-diagonal matrices (evaluated in O(D) per sample), a tied one M equal matrices.
+shared by the components of one GMM, ``sum_c N_c C_c / N``. Inside EM each type is kept as the
+notes store it (the (M, D) variances of a diagonal model, the one (D, D) matrix of a tied one);
+the returned `GMM` holds full (D, D) matrices, so that the course's list form and `logpdf_GMM` need
+no type: a GMM whose covariances are all diagonal, or all equal, is evaluated as such.
 
 Degeneracy. Without a constraint the GMM likelihood is unbounded: a component can collapse onto a
 sample, its covariance going to zero and the likelihood to infinity (9.2, 9.4). The eigenvalue
-floor ``psi`` (`mlpr.generative.floor_covariance`, eigenvalues clipped at ``psi``) prevents it; a
-collapse without it raises `DegenerateComponentError`, naming the component and carrying the
-average log-likelihoods up to the collapse, never a NaN or an infinite log-likelihood.
+floor ``psi`` (eigenvalues clipped at ``psi``) prevents it; a collapse without it raises
+`DegenerateComponentError`, naming the component and carrying the average log-likelihoods up to
+the collapse, never a NaN or an infinite log-likelihood.
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Sequence
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
-import scipy.linalg
 import scipy.linalg.blas
 from scipy.special import logsumexp
 
-from .gaussian import compute_mu_C
-from .generative import floor_covariance
+from .gaussian import cholesky_factor, compute_mu_C
+from .generative import GaussianClassifier, floor_covariance
 from .utils import (
+    ConvergenceWarning,
     check_bool,
+    check_choice,
     check_data,
     check_data_labels,
     check_int,
+    check_real,
     check_rng,
     model,
 )
@@ -80,18 +90,17 @@ __all__ = [
     "train_open_set_classifier",
 ]
 
-_LOG_2PI = np.log(2.0 * np.pi)
-_EPS = np.finfo(float).eps
 _WEIGHT_TOL = 1e-6  # tolerance on sum(w) == 1 (saved models may be rounded)
-_SINGULAR_TOL = 10 * _EPS  # per feature, as in mlpr.gaussian: rounding-level variance
+_SINGULAR_TOL = 10 * np.finfo(float).eps  # per feature, the rule of gaussian.cholesky_factor
 _COV_TYPES = ("full", "diagonal", "tied")
-# largest rounding error accepted in a Mahalanobis distance computed by expansion (the shortcuts
-# of diagonal and tied models); beyond it the distance is computed from x - mu directly
-_EXPANSION_TOL = 1e-8
+_KIND = {"full": "mvg", "diagonal": "naive", "tied": "tied"}  # GaussianClassifier's names
 
 
 class DegenerateComponentError(ValueError):
     """A GMM component collapsed (singular covariance) or lost every sample during training.
+
+    The density of eq. (185) is unbounded: a component whose covariance shrinks onto a few
+    samples sends the likelihood to infinity (sections 9.2, 9.4); the remedy is the floor psi.
 
     Attributes
     ----------
@@ -138,6 +147,7 @@ class GMM:
 
     Construction validates every field: a negative weight, weights not summing to one, shapes that
     disagree or a covariance that is not symmetric positive definite raise ``ValueError``.
+    Models compare (``==``) and hash by value.
     """
 
     w: np.ndarray
@@ -145,7 +155,8 @@ class GMM:
     C: np.ndarray
 
     def __post_init__(self):
-        w, mu, C = _check_gmm_arrays(self.w, self.mu, self.C)
+        w, mu, C = _check_shapes(self.w, self.mu, self.C)
+        _check_values(w, C)
         for name, value in (("w", w), ("mu", mu), ("C", C)):
             value.flags.writeable = False
             object.__setattr__(self, name, value)
@@ -168,37 +179,8 @@ class GMM:
         """
         if isinstance(components, GMM):
             return components
-        if isinstance(components, (np.ndarray, str)) or not isinstance(components, Sequence):
-            raise TypeError(
-                f"gmm must be a GMM or a list of (w, mu, C) tuples, got {type(components).__name__}"
-            )
-        if len(components) == 0:
-            raise ValueError("gmm is an empty list: a GMM needs at least one (w, mu, C) component")
-        w, mu, C = [], [], []
-        for c, comp in enumerate(components):
-            if not isinstance(comp, (tuple, list)) or len(comp) != 3:
-                raise ValueError(f"gmm[{c}] must be a (w, mu, C) tuple, got {comp!r:.60}")
-            try:
-                w.append(np.asarray(comp[0], dtype=float).reshape(-1))
-                mu.append(np.asarray(comp[1], dtype=float))
-                C.append(np.asarray(comp[2], dtype=float))
-            except (TypeError, ValueError) as exc:
-                raise TypeError(f"gmm[{c}] must hold a numeric (w, mu, C): {exc}") from None
-        for c, wc in enumerate(w):
-            if wc.size != 1:
-                raise ValueError(f"gmm[{c}] weight must be a scalar, got shape {wc.shape}")
-        D = mu[0].size
-        for c in range(len(mu)):
-            if mu[c].size != D or not (mu[c].ndim <= 1 or (mu[c].ndim == 2 and 1 in mu[c].shape)):
-                raise ValueError(
-                    f"gmm[{c}] mean has shape {mu[c].shape}, expected ({D},) or ({D}, 1)"
-                )
-            if C[c].size == 1 and D == 1:
-                C[c] = C[c].reshape(1, 1)
-            if C[c].shape != (D, D):
-                raise ValueError(f"gmm[{c}] covariance has shape {C[c].shape}, expected ({D}, {D})")
-        return cls(w=np.concatenate(w), mu=np.column_stack([m.reshape(D) for m in mu]),
-                   C=np.stack(C))
+        w, mu, C = _unpack_list(components)
+        return cls(w=np.concatenate(w), mu=np.column_stack(mu), C=np.stack(C))
 
     def to_list(self) -> list:
         """The course's list form ``[(w, mu, C), ...]``: float weights, (D, 1) means, (D, D)
@@ -207,7 +189,38 @@ class GMM:
                 for c in range(self.n_components)]
 
 
-def _check_gmm_arrays(w, mu, C) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _unpack_list(components) -> tuple[list, list, list]:
+    """Validate the course's list form; return the lists of (1,) weights, (D,) means, (D, D)
+    covariances."""
+    if isinstance(components, (np.ndarray, str)) or not isinstance(components, Sequence):
+        raise TypeError(
+            f"gmm must be a GMM or a list of (w, mu, C) tuples, got {type(components).__name__}"
+        )
+    if len(components) == 0:
+        raise ValueError("gmm is an empty list: a GMM needs at least one (w, mu, C) component")
+    w, mu, C = [], [], []
+    for c, comp in enumerate(components):
+        if not isinstance(comp, (tuple, list)) or len(comp) != 3:
+            raise ValueError(f"gmm[{c}] must be a (w, mu, C) tuple, got {comp!r:.60}")
+        try:
+            wc, mc, Cc = (np.asarray(a, dtype=float) for a in comp)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"gmm[{c}] must hold a numeric (w, mu, C): {exc}") from None
+        if wc.size != 1:
+            raise ValueError(f"gmm[{c}] weight must be a scalar, got shape {wc.shape}")
+        D = mc.size if c == 0 else mu[0].size
+        if mc.size != D or not (mc.ndim <= 1 or (mc.ndim == 2 and 1 in mc.shape)):
+            raise ValueError(f"gmm[{c}] mean has shape {mc.shape}, expected ({D},) or ({D}, 1)")
+        Cc = Cc.reshape(1, 1) if Cc.size == 1 and D == 1 else Cc
+        if Cc.shape != (D, D):
+            raise ValueError(f"gmm[{c}] covariance has shape {Cc.shape}, expected ({D}, {D})")
+        w.append(wc.reshape(1)), mu.append(mc.reshape(D)), C.append(Cc)
+    return w, mu, C
+
+
+def _check_shapes(w, mu, C) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """w (M,), mu (D, M), C (M, D, D) as float64 copies; a single Gaussian's (D,) mean and (D, D)
+    covariance are accepted for M = 1."""
     if np.ndim(w) > 1:
         raise ValueError(f"w must be a 1-D array of M weights, got shape {np.shape(w)}")
     w = check_data(np.atleast_1d(w)[None, :], "w")[0].copy()
@@ -226,26 +239,19 @@ def _check_gmm_arrays(w, mu, C) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         C = C[None]
     if C.shape != (M, D, D):
         raise ValueError(f"C has shape {C.shape}, expected (M, D, D) = ({M}, {D}, {D})")
-    if not np.all(np.isfinite(C)):
-        raise ValueError("C contains NaN or infinite values")
+    return w, mu, C
+
+
+def _check_values(w: np.ndarray, C: np.ndarray) -> None:
+    """Weights on the simplex, every covariance symmetric positive definite (eq. 185)."""
     if np.any(w < 0):
         raise ValueError(
             f"w must hold non-negative weights, got w[{int(np.argmin(w))}] = {w.min():g}"
         )
     if abs(w.sum() - 1.0) > _WEIGHT_TOL:
         raise ValueError(f"w must sum to 1 (within {_WEIGHT_TOL:g}), got sum {w.sum():.12g}")
-    asym = np.abs(C - C.transpose(0, 2, 1)).max(axis=(1, 2))
-    scale = np.maximum(np.abs(C).max(axis=(1, 2)), np.finfo(float).tiny)
-    if np.any(asym > 1e-8 * scale):
-        c = int(np.argmax(asym / scale))
-        raise ValueError(f"C[{c}] is not symmetric (max |C - C.T| = {asym[c]:.3g})")
-    try:
-        _factors(C)
-    except _Singular as exc:
-        raise ValueError(f"C[{exc.c}] is not positive definite ({exc.detail}): every "
-                         f"component needs an invertible covariance; floor its eigenvalues "
-                         f"(floor_covariance) or use psi when training") from None
-    return w, mu, C
+    for c in range(w.size):  # symmetric, finite, positive definite: the Gaussian's own checks
+        cholesky_factor(C[c], f"C[{c}]")
 
 
 def _as_gmm(gmm) -> GMM:
@@ -253,20 +259,16 @@ def _as_gmm(gmm) -> GMM:
 
 
 def _check_cov_type(cov_type) -> str:
-    if not isinstance(cov_type, str) or cov_type.lower() not in _COV_TYPES:
-        raise ValueError(f"cov_type must be one of {_COV_TYPES}, got {cov_type!r}")
-    return cov_type.lower()
+    lowered = cov_type.lower() if isinstance(cov_type, str) else cov_type
+    return check_choice(lowered, "cov_type", _COV_TYPES)
 
 
-def _check_positive(value, name: str, allow_none: bool = False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise TypeError(f"{name} must be a positive real number, got {value!r}")
-    value = float(value)
-    if not (np.isfinite(value) and value > 0.0):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return value
+def _check_positive(value, name: str, what: str) -> float:
+    return check_real(value, name, low=0.0, strict=True, what=what)
+
+
+def _check_psi(psi) -> float | None:
+    return None if psi is None else _check_positive(psi, "psi", "an eigenvalue floor")
 
 
 def _check_power_of_two(n, name: str) -> int:
@@ -276,99 +278,69 @@ def _check_power_of_two(n, name: str) -> int:
     return n
 
 
+def _checked_input(D, gmm) -> tuple[np.ndarray, GMM]:
+    gmm = _as_gmm(gmm)
+    X = check_data(D, "D", n_features=gmm.n_features, allow_1d=True)
+    return X, gmm
+
+
+# ------------------------------------------------------------------------------------------------
+# covariances as the notes store them: full (M, D, D), diagonal (M, D) variances, tied (D, D)
+
+
+def _stored(C: np.ndarray) -> tuple[np.ndarray, str]:
+    """The (M, D, D) covariances of a GMM in the form of their family: (M, D) variances when
+    every matrix is diagonal, the one matrix when all M > 1 are equal, else themselves."""
+    if not np.any(C * (1.0 - np.eye(C.shape[1]))):
+        return np.diagonal(C, axis1=1, axis2=2).copy(), "diagonal"
+    if C.shape[0] > 1 and np.all(C == C[0]):
+        return C[0], "tied"
+    return C, "full"
+
+
+def _full(C: np.ndarray, cov_type: str, M: int) -> np.ndarray:
+    """The (M, D, D) matrices of covariances stored as `_stored` gives them."""
+    if cov_type == "diagonal":
+        return C[:, :, None] * np.eye(C.shape[1])
+    if cov_type == "tied":
+        return np.broadcast_to(C, (M,) + C.shape).copy()
+    return C
+
+
+def _gmm(w, mu, C, cov_type) -> GMM:
+    return GMM(w=w, mu=mu, C=_full(C, cov_type, w.size))
+
+
+def _variances(C: np.ndarray, cov_type: str) -> np.ndarray:
+    """The (M, D) (or (1, D), tied) variances on the diagonals."""
+    if cov_type == "diagonal":
+        return C
+    return np.diagonal(C, axis1=-2, axis2=-1).reshape(-1, C.shape[-1])
+
+
 # ------------------------------------------------------------------------------------------------
 # log-densities (eq. 185-192)
 
 
-def _factors(C: np.ndarray) -> np.ndarray:
-    """Lower Cholesky factors (M, D, D) of the covariances, or `_Singular` naming the component.
+def _log_joint(X: np.ndarray, w: np.ndarray, mu: np.ndarray, C: np.ndarray,
+               cov_type: str) -> np.ndarray:
+    """(M, N) joint log-densities ``log w_c + log N(x | mu_c, C_c)`` (eq. 190).
 
-    A covariance is singular when the factorisation fails or when, for some feature, the fraction
-    of its variance not explained by the previous features is at rounding level (as in
-    `mlpr.gaussian`)."""
-    M, D, _ = C.shape
-    out = np.empty_like(C)
-    for c in range(M):
-        try:
-            out[c] = scipy.linalg.cholesky(C[c], lower=True, check_finite=False)  # C = L L^T
-        except np.linalg.LinAlgError:
-            raise _Singular(c, f"smallest eigenvalue {np.linalg.eigvalsh(C[c])[0]:.3g}") from None
-        if np.any(np.diag(out[c]) ** 2 <= _SINGULAR_TOL * D * np.diag(C[c])):
-            raise _Singular(c, "singular up to rounding")
-    return out
-
-
-def _is_diagonal(C: np.ndarray) -> bool:
-    D = C.shape[1]
-    return bool(np.array_equal(C, np.diagonal(C, axis1=1, axis2=2)[:, :, None] * np.eye(D)))
-
-
-def _log_gaussians(X: np.ndarray, mu: np.ndarray, C: np.ndarray) -> np.ndarray:
-    r"""(M, N) component log-densities ``log N(x_n | mu_c, C_c)`` (eq. 185), validated inputs.
-
-    ``log|C| = 2 sum log L_ii`` and ``(x - mu)^T C^{-1} (x - mu) = ||L^{-1} (x - mu)||^2`` with
-    ``C = L L^T``; diagonal covariances (every off-diagonal entry zero) and tied ones (all equal)
-    take the shortcuts of `_quad_diagonal` and `_quad_tied`, which give the same numbers.
-    """
-    M, D, _ = C.shape
-    if _is_diagonal(C):
-        var = np.diagonal(C, axis1=1, axis2=2)  # (M, D)
-        if np.any(var <= 0.0):
-            c = int(np.argmin(var.min(axis=1)))
-            raise _Singular(c, f"a zero or negative variance {var[c].min():.3g}")
-        logdet, Q = np.log(var).sum(axis=1), _quad_diagonal(X, mu, var)
-    else:
-        tied = bool(np.all(C == C[0]))
-        L = _factors(C[:1] if tied else C)
-        logdet = np.broadcast_to(2.0 * np.log(np.diagonal(L, axis1=1, axis2=2)).sum(axis=1), M)
-        Q = _quad_tied(X, mu, L[0]) if tied else _quad_full(X, mu, L)
-    return -0.5 * (D * _LOG_2PI + logdet)[:, None] - 0.5 * Q  # eq. (185), per component
-
-
-def _quad_full(X, mu, L):
-    """(M, N) Mahalanobis distances ``||L_c^{-1} (x - mu_c)||^2``, one product per component."""
-    Q = np.empty((mu.shape[1], X.shape[1]))
-    I = np.eye(X.shape[0])
-    for c in range(mu.shape[1]):
-        W = scipy.linalg.solve_triangular(L[c], I, lower=True, check_finite=False)  # L_c^{-1}
-        Y = W @ X
-        Y -= W @ mu[:, [c]]  # y = L_c^{-1} (x - mu_c), without a centred copy of X
-        Q[c] = np.einsum("ij,ij->j", Y, Y)
-    return Q
-
-
-def _quad_tied(X, mu, L):
-    """Shared covariance: whiten once, ``||y - m_c||^2`` with ``y = L^{-1} x``, ``m_c = L^{-1}
-    mu_c``, expanded as ``||y||^2 - 2 m_c^T y + ||m_c||^2`` (one (M, D) x (D, N) product)."""
-    Y = scipy.linalg.solve_triangular(L, X, lower=True, check_finite=False)
-    Mw = scipy.linalg.solve_triangular(L, mu, lower=True, check_finite=False)
-    y2, m2 = np.einsum("ij,ij->j", Y, Y), (Mw * Mw).sum(axis=0)
-    if 2.0 * _EPS * (y2.max() + m2.max()) > _EXPANSION_TOL:  # |2 m^T y| <= ||y||^2 + ||m||^2
-        return _quad_full(X, mu, np.broadcast_to(L, (mu.shape[1],) + L.shape))
-    return np.maximum(y2[None, :] - 2.0 * (Mw.T @ Y) + m2[:, None], 0.0)
-
-
-def _quad_diagonal(X, mu, var):
-    """Diagonal covariances: ``sum_j (x_j - mu_cj)^2 / var_cj`` expanded as two (M, D) x (D, N)
-    products, ``(1/var)^T (x * x) - 2 (mu/var)^T x + sum_j mu_cj^2 / var_cj``; per component
-    when the expansion would lose accuracy (samples far from a narrow component)."""
-    P = 1.0 / var  # (M, D) precisions
-    X2 = X * X
-    big = P @ X2.max(axis=1) + (mu.T**2 * P).sum(axis=1)  # bound of the terms, per component
-    if _EPS * 4.0 * big.max() > _EXPANSION_TOL:
-        return np.stack([((X - mu[:, [c]]) ** 2 * P[c][:, None]).sum(axis=0)
-                         for c in range(var.shape[0])])
-    Q = P @ X2 - 2.0 * ((mu.T * P) @ X) + (mu.T**2 * P).sum(axis=1)[:, None]
-    return np.maximum(Q, 0.0)
-
-
-def _log_joint(X: np.ndarray, w: np.ndarray, mu: np.ndarray, C: np.ndarray) -> np.ndarray:
-    """(M, N) ``log w_c + log N(x | mu_c, C_c)`` (eq. 190). Samples and means are first shifted
-    by the mean of the means, which leaves every distance unchanged and bounds the cancellation
-    of the expanded distances by the model's own spread, wherever the data lie."""
-    x0 = mu.mean(axis=1, keepdims=True)
+    The component log-densities are those of a Gaussian classifier with one "class" per
+    component (section 5.1): full, naive (diagonal) or tied, each with its own scorer."""
+    components = GaussianClassifier(mu=mu, C=C, kind=_KIND[cov_type])
+    try:
+        S = components.scores(X)  # log N(x | mu_c, C_c)
+    except ValueError:  # a covariance that does not factor: name its component
+        _check_factors(C, cov_type)
+        raise
     with np.errstate(divide="ignore"):  # a weight of 0 is a component that never fires
-        return np.log(w)[:, None] + _log_gaussians(X - x0, mu - x0, C)  # eq. (190)
+        return np.log(w)[:, None] + S  # eq. (190)
+
+
+def _joint(X: np.ndarray, g: GMM) -> np.ndarray:
+    """`_log_joint` of a GMM, each covariance family evaluated in its own form."""
+    return _log_joint(X, g.w, g.mu, *_stored(g.C))
 
 
 def _posterior(S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -376,23 +348,11 @@ def _posterior(S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     The logsumexp of eq. (188) written out, so that one exponential serves both: with
     ``m = max_c S_c``, ``f(x) = e^m sum_c e^(S_c - m)`` and ``gamma_c = e^(S_c - m) / sum_c'
-    e^(S_c' - m)`` (``m`` is finite: every sample has a finite joint density with a component of
-    positive weight)."""
+    e^(S_c' - m)``."""
     m = S.max(axis=0)
     E = np.exp(S - m)
     total = E.sum(axis=0)
     return E / total, m + np.log(total)  # eq. (191), eq. (188)
-
-
-def _checked_input(D, gmm) -> tuple[np.ndarray, GMM]:
-    gmm = _as_gmm(gmm)
-    X = check_data(D, "D", n_features=gmm.n_features, allow_1d=True)
-    return X, gmm
-
-
-def _public_joint(D, gmm) -> np.ndarray:
-    X, g = _checked_input(D, gmm)
-    return _log_joint(X, g.w, g.mu, g.C)
 
 
 def log_joint_GMM(D, gmm) -> np.ndarray:
@@ -416,7 +376,7 @@ def log_joint_GMM(D, gmm) -> np.ndarray:
 
     .. math:: S_{c,n} = \log f_{X,G}(x_n, c) = \log w_c + \log \mathcal{N}(x_n \mid \mu_c, C_c)
     """
-    return _public_joint(D, gmm)
+    return _joint(*_checked_input(D, gmm))
 
 
 def logpdf_GMM(D, gmm) -> np.ndarray:
@@ -442,7 +402,7 @@ def logpdf_GMM(D, gmm) -> np.ndarray:
     .. math:: \log f(x) = \log \sum_{c=1}^M \exp S_{c}(x), \qquad
               S_c(x) = \log w_c + \log \mathcal{N}(x \mid \mu_c, C_c) .
     """
-    return logsumexp(_public_joint(D, gmm), axis=0)  # eq. (188)
+    return logsumexp(_joint(*_checked_input(D, gmm)), axis=0)  # eq. (188)
 
 
 def responsibilities(D, gmm) -> np.ndarray:
@@ -466,7 +426,7 @@ def responsibilities(D, gmm) -> np.ndarray:
               {\sum_{c'} w_{c'} \mathcal{N}(x \mid \mu_{c'}, C_{c'})}
               = \exp\left(S_c(x) - \log f(x)\right)
     """
-    return _posterior(_public_joint(D, gmm))[0]
+    return _posterior(_joint(*_checked_input(D, gmm)))[0]  # eq. (191)
 
 
 def hard_assignments(D, gmm) -> np.ndarray:
@@ -487,7 +447,7 @@ def hard_assignments(D, gmm) -> np.ndarray:
     Eq. (192), section 9.2: :math:`c^*(x) = \arg\max_c \gamma_c(x) = \arg\max_c [\log w_c + \log
     \mathcal{N}(x \mid \mu_c, C_c)]`, the marginal being common to all components.
     """
-    return np.argmax(_public_joint(D, gmm), axis=0)  # eq. (192)
+    return np.argmax(_joint(*_checked_input(D, gmm)), axis=0)  # eq. (192)
 
 
 def sample_GMM(gmm, n: int, rng: np.random.Generator, return_components: bool = False):
@@ -511,7 +471,7 @@ def sample_GMM(gmm, n: int, rng: np.random.Generator, return_components: bool = 
 
     Notes
     -----
-    Ancestral sampling of the latent-variable model of section 9.1: :math:`G \sim
+    Ancestral sampling of the latent-variable model of section 9.1 (eq. 185): :math:`G \sim
     \mathrm{Cat}(w)`, then :math:`x = \mu_G + L_G z` with :math:`z \sim \mathcal{N}(0, I)` and
     :math:`C_G = L_G L_G^T`.
     """
@@ -521,87 +481,115 @@ def sample_GMM(gmm, n: int, rng: np.random.Generator, return_components: bool = 
     return_components = check_bool(return_components, "return_components")
     G = rng.choice(g.n_components, size=n, p=g.w / g.w.sum())
     Z = rng.standard_normal((g.n_features, n))
-    L = _factors(g.C)
     X = np.empty((g.n_features, n))
     for c in range(g.n_components):
         idx = G == c
-        X[:, idx] = g.mu[:, [c]] + L[c] @ Z[:, idx]  # x = mu_c + L_c z
+        X[:, idx] = g.mu[:, [c]] + cholesky_factor(g.C[c]) @ Z[:, idx]  # x = mu_c + L_c z
     return (X, G) if return_components else X
 
 
 # ------------------------------------------------------------------------------------------------
-# M-step estimators: one small function per covariance type (eq. 198-201)
+# the M-step (eq. 198-201): one small estimator per covariance type
 
 
-def _statistics(X: np.ndarray, gamma: np.ndarray):
-    """Zero, first and second order statistics (eq. 198)."""
-    Z = gamma.sum(axis=1)  # N_c = sum_i gamma_ci
-    F = X @ gamma.T  # F_c = sum_i gamma_ci x_i, (D, M)
-    S = np.stack([_scatter(X, g) for g in gamma])  # S_c = sum_i gamma_ci x_i x_i^T
-    return Z, F, S
-
-
-def _scatter(X: np.ndarray, g: np.ndarray) -> np.ndarray:
-    """``(X * g) @ X.T``, the weighted scatter matrix, as one symmetric rank-N update
-    ``(X sqrt(g)) (X sqrt(g))^T`` (BLAS syrk: half the work of the product, exactly symmetric)."""
-    R = scipy.linalg.blas.dsyrk(1.0, (X * np.sqrt(g)).T, trans=1)  # upper triangle
+def _scatter(X: np.ndarray, g: np.ndarray | None = None, buf: np.ndarray | None = None):
+    """``sum_i g_i x_i x_i^T = (X * g) @ X.T`` (``X @ X.T`` without ``g``), as one symmetric
+    rank-N update ``(X sqrt(g)) (X sqrt(g))^T`` (BLAS syrk: half the work of the product,
+    exactly symmetric); ``buf``, shaped like X, holds ``X sqrt(g)``."""
+    Xg = X if g is None else np.multiply(X, np.sqrt(g), out=buf)
+    R = scipy.linalg.blas.dsyrk(1.0, Xg.T, trans=1)  # upper triangle
     return np.triu(R) + np.triu(R, 1).T
 
 
-# One estimator per covariance type: (X, gamma, N_c, mu) -> (M, D, D) covariances.
+class _Samples:
+    """Training samples ``X`` (D, N) with the two statistics that do not depend on the
+    responsibilities, computed once per EM run when first needed: ``X * X`` (the diagonal
+    M-step) and ``X X^T = sum_c S_c`` (the tied one)."""
+
+    def __init__(self, X: np.ndarray):
+        self.X = X
+
+    @functools.cached_property
+    def squares(self) -> np.ndarray:
+        return self.X * self.X
+
+    @functools.cached_property
+    def scatter(self) -> np.ndarray:
+        return _scatter(self.X)
 
 
-def _cov_full(X, gamma, Z, mu):
-    S = np.stack([_scatter(X, g) for g in gamma])  # S_c, eq. (198)
-    return S / Z[:, None, None] - np.einsum("ic,jc->cij", mu, mu)  # eq. (201): S_c/N_c - mu mu^T
+def _statistics(X: np.ndarray, gamma: np.ndarray):
+    """Zero, first and second order statistics N_c, F_c, S_c (eq. 198)."""
+    return gamma.sum(axis=1), X @ gamma.T, np.stack([_scatter(X, g) for g in gamma])
 
 
-def _cov_diagonal(X, gamma, Z, mu):
-    var = (X * X) @ gamma.T / Z - mu * mu  # 9.4: the diagonal of eq. (201), (D, M)
-    return var.T[:, :, None] * np.eye(X.shape[0])
+def _cov_full(data: _Samples, gamma, Nc, mu):
+    buf = np.empty_like(data.X)  # one work array for the M weighted copies of X
+    S = np.stack([_scatter(data.X, g, buf) for g in gamma])  # S_c, eq. (198)
+    return S / Nc[:, None, None] - np.einsum("ic,jc->cij", mu, mu)  # eq. (201)
 
 
-def _cov_tied(X, gamma, Z, mu):
-    # 9.4: sum_c N_c C_c / N = (sum_c S_c - sum_c N_c mu_c mu_c^T) / N, with sum_c S_c = X X^T
-    C = (_scatter(X, np.ones(X.shape[1])) - (mu * Z) @ mu.T) / X.shape[1]
-    return np.broadcast_to(C, (Z.size,) + C.shape).copy()
+def _cov_diagonal(data: _Samples, gamma, Nc, mu):
+    return (data.squares @ gamma.T / Nc - mu * mu).T  # the diagonal of eq. (201), (M, D)
 
 
-_COVARIANCE = {"full": _cov_full, "diagonal": _cov_diagonal, "tied": _cov_tied}
+def _cov_tied(data: _Samples, gamma, Nc, mu):
+    # sum_c N_c C_c / N = (sum_c S_c - sum_c N_c mu_c mu_c^T) / N, with sum_c S_c = X X^T
+    return (data.scatter - (mu * Nc) @ mu.T) / data.X.shape[1]
 
 
-def _floor(C: np.ndarray, cov_type: str, psi: float | None) -> np.ndarray:
-    """The eigenvalue floor of 9.4, after the diagonal or tied step."""
-    if psi is None:
-        return C
-    if cov_type == "diagonal":  # the eigenvalues of a diagonal matrix are its diagonal
-        return np.maximum(C, psi * np.eye(C.shape[1]))
-    if cov_type == "tied":
-        return np.broadcast_to(floor_covariance(C[0], psi), C.shape).copy()
+def _floor_each(C, psi):
     return np.stack([floor_covariance(Cc, psi) for Cc in C])
 
 
-def _m_step(X, gamma, cov_type, psi):
-    """One M-step (eq. 199-201): weights, means, covariances from the statistics."""
-    Z = gamma.sum(axis=1)  # eq. (198): N_c
-    empty = np.flatnonzero(Z <= 0.0)
+_COVARIANCE = {"full": _cov_full, "diagonal": _cov_diagonal, "tied": _cov_tied}
+# the eigenvalue floor of 9.4 (the eigenvalues of a diagonal matrix are its diagonal)
+_FLOOR = {"full": _floor_each, "diagonal": np.maximum, "tied": floor_covariance}
+
+
+def _m_step(data: _Samples, gamma, cov_type, psi):
+    """One M-step (eq. 199-201) on the samples ``data.X``: weights, means, covariances (stored
+    for ``cov_type``), floored after the diagonal or tied step (9.4)."""
+    X = data.X
+    Nc = gamma.sum(axis=1)  # eq. (198): N_c
+    empty = np.flatnonzero(Nc <= 0.0)
     if empty.size:
         raise _Singular(int(empty[0]), "it is responsible for no sample (N_c = 0)", empty=True)
-    N = X.shape[1]
-    w = Z / N  # eq. (199): w_c = N_c / N
-    mu = (X @ gamma.T) / Z  # eq. (200): mu_c = F_c / N_c
-    C = _floor(_COVARIANCE[cov_type](X, gamma, Z, mu), cov_type, psi)  # eq. (201), 9.4
-    return w, mu, C
+    w = Nc / X.shape[1]  # eq. (199): w_c = N_c / N
+    mu = (X @ gamma.T) / Nc  # eq. (200): mu_c = F_c / N_c
+    C = _COVARIANCE[cov_type](data, gamma, Nc, mu)  # eq. (201)
+    return w, mu, (C if psi is None else _FLOOR[cov_type](C, psi))
 
 
-def _data_scale_check(C: np.ndarray, var: np.ndarray) -> None:
-    """A component variance at rounding level of the data's is a collapse (the one-pass formula
-    S_c/N_c - mu mu^T cannot resolve it)."""
-    v = np.diagonal(C, axis1=1, axis2=2)
-    bad = v <= _SINGULAR_TOL * C.shape[1] * var
+def _check_components(C: np.ndarray, cov_type: str, data_var: np.ndarray) -> None:
+    """Raise `_Singular` for the first component whose variance is at rounding level of the
+    data's: the one-pass ``S_c/N_c - mu mu^T`` cannot resolve it (a collapse)."""
+    v = _variances(C, cov_type)
+    bad = v <= _SINGULAR_TOL * v.shape[1] * data_var
     if bad.any():
         c = int(np.argwhere(bad)[0, 0])
         raise _Singular(c, f"variance {v[c].min():.3g}, at rounding level of the data's")
+
+
+def _check_factors(C: np.ndarray, cov_type: str) -> None:
+    """Raise `_Singular` for the first covariance without a Cholesky factor (9.2: singular)."""
+    for c, Cc in enumerate([] if cov_type == "diagonal" else C if cov_type == "full" else [C]):
+        try:
+            cholesky_factor(Cc)
+        except ValueError:
+            raise _Singular(c, f"smallest eigenvalue {np.linalg.eigvalsh(Cc)[0]:.3g}") from None
+
+
+def _degenerate(exc: _Singular, history, gmm) -> DegenerateComponentError:
+    if exc.empty:
+        remedy = ("its mean is far from every sample; start from another model (e.g. LBG, or "
+                  "K-means clusters) or use fewer components")
+    else:
+        remedy = ("without a constraint the GMM likelihood is unbounded (a component collapses "
+                  "onto a few samples); train with an eigenvalue floor psi (e.g. psi=0.01 on "
+                  "data of unit scale) or fewer components")
+    return DegenerateComponentError(f"GMM component {exc.c} degenerated ({exc.detail}): {remedy}",
+                                    exc.c, history, gmm)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -638,7 +626,7 @@ def gmm_statistics(D, gamma) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                          f"(M, {X.shape[1]}), one row per component")
     if np.any(G < 0):
         raise ValueError("gamma must be non-negative (responsibilities)")
-    return _statistics(X, G)
+    return _statistics(X, G)  # eq. (198)
 
 
 def em_step(D, gmm, cov_type: str = "full", psi: float | None = None) -> GMM:
@@ -680,59 +668,47 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None) -> GMM:
     """
     X, g = _checked_input(D, gmm)
     cov_type = _check_cov_type(cov_type)
-    psi = _check_positive(psi, "psi", allow_none=True)
+    psi = _check_psi(psi)
     try:
-        gamma, _ = _posterior(_log_joint(X, g.w, g.mu, g.C))
-        w, mu, C = _m_step(X, gamma, cov_type, psi)
-        if psi is None:
-            _data_scale_check(C, X.var(axis=1)[None, :])
-            _factors(C)
+        gamma = _posterior(_joint(X, g))[0]  # eq. (191)
+        w, mu, C = _m_step(_Samples(X), gamma, cov_type, psi)  # eq. (198)-(201)
+        _check_components(C, cov_type, X.var(axis=1))
+        _check_factors(C, cov_type)
     except _Singular as exc:
         raise _degenerate(exc, [], g) from None
-    return GMM(w=w, mu=mu, C=C)
+    return _gmm(w, mu, C, cov_type)
 
 
-def _degenerate(exc: _Singular, history, gmm) -> DegenerateComponentError:
-    if exc.empty:
-        remedy = ("its mean is far from every sample; start from another model (e.g. LBG, or "
-                  "K-means clusters) or use fewer components")
-    else:
-        remedy = ("without a constraint the GMM likelihood is unbounded (a component collapses "
-                  "onto a few samples); train with an eigenvalue floor psi (e.g. psi=0.01 on "
-                  "data of unit scale) or fewer components")
-    return DegenerateComponentError(f"GMM component {exc.c} degenerated ({exc.detail}): {remedy}",
-                                    exc.c, history, gmm)
-
-
-def _em(X, w, mu, C, cov_type, psi, tol, max_iter):
-    """EM from (w, mu, C) until the average log-likelihood gains less than ``tol`` (9.3).
+def _em(X, g: GMM, cov_type, psi, tol, max_iter):
+    """EM from ``g`` until the average log-likelihood gains less than ``tol`` (9.3).
 
     Works on data centred at their mean (the likelihood is translation invariant), which keeps
-    the one-pass second-order statistics free of cancellation. Returns the model and the average
-    log-likelihood of the start and of every update.
+    the one-pass second-order statistics free of cancellation. Each iteration evaluates the joint
+    log-densities once: they give both the average log-likelihood of the new model and its
+    responsibilities. Returns the model and the average log-likelihood of the start and of every
+    update.
     """
     x0 = X.mean(axis=1, keepdims=True)
     Xc = X - x0
-    var = Xc.var(axis=1)[None, :]
-    mu = mu - x0
-    gamma, logf = _posterior(_log_joint(Xc, w, mu, C))
+    data, data_var = _Samples(Xc), Xc.var(axis=1)
+    (C, kind), w, mu = _stored(g.C), g.w, g.mu - x0
+    gamma, logf = _posterior(_log_joint(Xc, w, mu, C, kind))
     history = [float(logf.mean())]
     for _ in range(max_iter):
         try:
-            w1, mu1, C1 = _m_step(Xc, gamma, cov_type, psi)
-            _data_scale_check(C1, var)
-            gamma, logf = _posterior(_log_joint(Xc, w1, mu1, C1))
+            w1, mu1, C1 = _m_step(data, gamma, cov_type, psi)  # eq. (198)-(201)
+            _check_components(C1, cov_type, data_var)  # singular C1: `_log_joint` names it
+            gamma, logf = _posterior(_log_joint(Xc, w1, mu1, C1, cov_type))  # eq. (191), (188)
         except _Singular as exc:
-            raise _degenerate(exc, history, GMM(w=w, mu=mu + x0, C=C)) from None
-        w, mu, C = w1, mu1, C1
+            raise _degenerate(exc, history, _gmm(w, mu + x0, C, kind)) from None
+        w, mu, C, kind = w1, mu1, C1, cov_type
         history.append(float(logf.mean()))
         if history[-1] - history[-2] < tol:  # the course's criterion on the average ll
-            break
-    else:
-        warnings.warn(f"EM did not converge in max_iter={max_iter} iterations (last gain of the "
-                      f"average log-likelihood {history[-1] - history[-2]:.3g} >= tol={tol:g})",
-                      RuntimeWarning, stacklevel=3)
-    return GMM(w=w, mu=mu + x0, C=C), history
+            return _gmm(w, mu + x0, C, kind), history
+    warnings.warn(f"EM did not converge in max_iter={max_iter} iterations (last gain of the "
+                  f"average log-likelihood {history[-1] - history[-2]:.3g} >= tol={tol:g})",
+                  ConvergenceWarning, stacklevel=3)
+    return _gmm(w, mu + x0, C, kind), history
 
 
 def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: float = 1e-6,
@@ -754,7 +730,7 @@ def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: 
         Stop when an iteration raises the average log-likelihood :math:`\frac{1}{N}\sum_i \log
         f(x_i)` by less than ``tol`` (the course's criterion); at least one iteration is run.
     max_iter : int
-        Iteration cap; reaching it warns (``RuntimeWarning``).
+        Iteration cap; reaching it warns (`mlpr.utils.ConvergenceWarning`).
 
     Returns
     -------
@@ -773,15 +749,14 @@ def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: 
     Notes
     -----
     Section 9.3, eq. (191) and (198)-(201): alternate responsibilities and re-estimation
-    (`em_step`). Each iteration evaluates the joint log-densities once: they give both the new
-    average log-likelihood and the next responsibilities.
+    (`em_step`).
     """
     X, g = _checked_input(D, gmm)
     cov_type = _check_cov_type(cov_type)
-    psi = _check_positive(psi, "psi", allow_none=True)
-    tol = _check_positive(tol, "tol")
+    psi = _check_psi(psi)
+    tol = _check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
     max_iter = check_int(max_iter, "max_iter", low=1)
-    return _em(X, g.w, g.mu, g.C, cov_type, psi, tol, max_iter)
+    return _em(X, g, cov_type, psi, tol, max_iter)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -797,7 +772,7 @@ def _split(w, mu, C, alpha):
         w2 += [w[c] / 2, w[c] / 2]
         mu2 += [mu[:, c] - d, mu[:, c] + d]  # the course's order: mu - d, then mu + d
         C2 += [C[c], C[c]]
-    return np.array(w2), np.column_stack(mu2), np.stack(C2)
+    return GMM(w=np.array(w2), mu=np.column_stack(mu2), C=np.stack(C2))
 
 
 def split_gmm(gmm, alpha: float = 0.1) -> GMM:
@@ -819,12 +794,25 @@ def split_gmm(gmm, alpha: float = 0.1) -> GMM:
     -----
     Section 9.4 (LBG): :math:`d = \alpha \sqrt{\lambda_1} u_1`, with :math:`\lambda_1, u_1` the
     largest eigenvalue of :math:`C_c` and its eigenvector; the sign of :math:`u_1` only swaps the
-    two new components.
+    two new components. The split model is the start of the next EM run (eq. 198-201).
     """
     g = _as_gmm(gmm)
-    alpha = _check_positive(alpha, "alpha")
-    w, mu, C = _split(g.w, g.mu, g.C, alpha)
-    return GMM(w=w, mu=mu, C=C)
+    alpha = _check_positive(alpha, "alpha", "the split displacement")
+    return _split(g.w, g.mu, g.C, alpha)
+
+
+def _ml_start(X, cov_type, psi) -> GMM:
+    """The one-component start of LBG: the ML Gaussian (its diagonal for diagonal models),
+    floored at ``psi``."""
+    mu, C = compute_mu_C(X)
+    C = {"full": C[None], "diagonal": np.diag(C)[None], "tied": C}[cov_type]  # stored form
+    C = C if psi is None else _FLOOR[cov_type](C, psi)  # the floor applies to the start too
+    try:
+        return _gmm(np.ones(1), mu, C, cov_type)
+    except ValueError:
+        raise DegenerateComponentError(
+            "the ML Gaussian of D has a singular covariance: train with an eigenvalue floor psi "
+            "or reduce the dimension with PCA first", 0) from None
 
 
 def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | None = 0.01,
@@ -860,33 +848,22 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
     -----
     Section 9.4: start from the ML Gaussian (`compute_mu_C`, its diagonal for ``"diagonal"``,
     floored at ``psi``), which is already the 1-component optimum; then split (`split_gmm`) and
-    run EM (`train_gmm_em`) until ``n_components``.
+    run EM (eq. 191, 198-201) until ``n_components``.
     """
     X = check_data(D, "D")
     n_components = _check_power_of_two(n_components, "n_components")
     cov_type = _check_cov_type(cov_type)
-    psi = _check_positive(psi, "psi", allow_none=True)
-    alpha = _check_positive(alpha, "alpha")
-    tol = _check_positive(tol, "tol")
+    psi = _check_psi(psi)
+    alpha = _check_positive(alpha, "alpha", "the split displacement")
+    tol = _check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
     max_iter = check_int(max_iter, "max_iter", low=1)
     return_history = check_bool(return_history, "return_history")
-    mu, C = compute_mu_C(X)
-    if cov_type == "diagonal":
-        C = np.diag(np.diag(C))  # the diagonal ML Gaussian (naive Bayes)
-    C = _floor(C[None], cov_type, psi)  # the floor applies to the starting model too
-    try:
-        g = GMM(w=np.ones(1), mu=mu, C=C)
-    except ValueError:
-        raise DegenerateComponentError(
-            "the ML Gaussian of D has a singular covariance: train with an eigenvalue floor psi "
-            "or reduce the dimension with PCA first", 0) from None
-    models = [g]
-    histories = [[float(logpdf_GMM(X, g).mean())]]
-    while g.n_components < n_components:
-        w2, mu2, C2 = _split(g.w, g.mu, g.C, alpha)
-        g, hist = _em(X, w2, mu2, C2, cov_type, psi, tol, max_iter)
+    models = [_ml_start(X, cov_type, psi)]
+    histories = [[float(logsumexp(_joint(X, models[0]), axis=0).mean())]]
+    while models[-1].n_components < n_components:
+        g, history = _em(X, split_gmm(models[-1], alpha), cov_type, psi, tol, max_iter)
         models.append(g)
-        histories.append(hist)
+        histories.append(history)
     return (models, histories) if return_history else models
 
 
@@ -894,28 +871,33 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
 # hard EM and K-means (section 9.2)
 
 
-def _hard_em(X, w, mu, C, m_step, max_iter):
-    """Hard-assignment EM (eq. 193-197): assign each sample to its best component, re-estimate
-    from the hard assignments, until the assignments stop changing.
+def _reseed_empty(z: np.ndarray, best: np.ndarray, M: int) -> np.ndarray:
+    """Give each empty component the sample worst explained (lowest joint log-density) by its
+    own component among those with two samples or more (the documented rule of 9.2 here)."""
+    for c in np.flatnonzero(np.bincount(z, minlength=M) == 0):
+        worst = int(np.argmin(np.where(np.bincount(z, minlength=M)[z] > 1, best, np.inf)))
+        z[worst] = c
+        best[worst] = np.inf
+    return z
 
-    An empty component is re-seeded with the sample its current component explains worst
-    (lowest joint log-density), which is moved to it."""
-    prev, history = None, []
+
+def _hard_em(X, start, cov_type, m_step, max_iter):
+    """Hard-assignment EM (eq. 193-197) from ``start = (w, mu, C, its cov_type)``: assign each
+    sample to its best component, re-estimate from the hard assignments (``m_step``, giving
+    covariances of ``cov_type``), until the assignments stop changing."""
+    (w, mu, C, kind), prev, history = start, None, []
     for _ in range(max_iter):
-        S = _log_joint(X, w, mu, C)
+        S = _log_joint(X, w, mu, C, kind)
         z = np.argmax(S, axis=0)  # eq. (192)/(193): hard assignment
         best = S[z, np.arange(z.size)]
         history.append(float(best.mean()))  # eq. (194): complete-data average log-likelihood
         if prev is not None and np.array_equal(z, prev):
             return w, mu, C, z, history
-        for c in np.flatnonzero(np.bincount(z, minlength=w.size) == 0):
-            worst = int(np.argmin(np.where(np.bincount(z, minlength=w.size)[z] > 1, best, np.inf)))
-            z[worst] = c
-            best[worst] = np.inf
-        w, mu, C = m_step(X, np.eye(w.size)[:, z])  # eq. (195)-(197) on 0/1 responsibilities
-        prev = z
+        prev = _reseed_empty(z, best, w.size)
+        w, mu, C = m_step(X, np.eye(w.size)[:, prev])  # eq. (195)-(197), 0/1 responsibilities
+        kind = cov_type
     warnings.warn(f"hard EM did not converge in max_iter={max_iter} iterations (assignments "
-                  f"still changing)", RuntimeWarning, stacklevel=3)
+                  f"still changing)", ConvergenceWarning, stacklevel=3)
     return w, mu, C, z, history
 
 
@@ -930,7 +912,7 @@ def kmeans(D, init, rng: np.random.Generator | None = None, max_iter: int = 300)
     rng : numpy.random.Generator, optional
         Required when ``init`` is a number.
     max_iter : int
-        Iteration cap (a ``RuntimeWarning`` if reached).
+        Iteration cap (a `mlpr.utils.ConvergenceWarning` if reached).
 
     Returns
     -------
@@ -962,12 +944,12 @@ def kmeans(D, init, rng: np.random.Generator | None = None, max_iter: int = 300)
     else:
         mu = check_data(init, "init", n_features=X.shape[0])
         M = mu.shape[1]
-    w, C = np.full(M, 1.0 / M), np.broadcast_to(np.eye(X.shape[0]), (M, X.shape[0], X.shape[0]))
+    w, var = np.full(M, 1.0 / M), np.ones((M, X.shape[0]))  # equal weights, C_c = I
 
     def means_only(X, Z01):
-        return w, (X @ Z01.T) / Z01.sum(axis=1), C  # mu_c = mean of cluster c
+        return w, (X @ Z01.T) / Z01.sum(axis=1), var  # mu_c = mean of cluster c
 
-    _, mu, _, z, history = _hard_em(X, w, mu, C, means_only, max_iter)
+    _, mu, _, z, history = _hard_em(X, (w, mu, var, "diagonal"), "diagonal", means_only, max_iter)
     return mu, z, history
 
 
@@ -1000,13 +982,14 @@ def gmm_from_clusters(D, assignment, n_components: int | None = None, cov_type: 
     M = int(z.max()) + 1 if n_components is None else check_int(n_components, "n_components",
                                                                  low=1)
     cov_type = _check_cov_type(cov_type)
-    psi = _check_positive(psi, "psi", allow_none=True)
+    psi = _check_psi(psi)
     try:
-        w, mu, C = _m_step(X, np.eye(M)[:, z], cov_type, psi)
-        _factors(C)
+        w, mu, C = _m_step(_Samples(X), np.eye(M)[:, z], cov_type, psi)  # eq. (195)-(197)
+        _check_components(C, cov_type, X.var(axis=1))
+        _check_factors(C, cov_type)
     except _Singular as exc:
         raise _degenerate(exc, [], None) from None
-    return GMM(w=w, mu=mu, C=C)
+    return _gmm(w, mu, C, cov_type)
 
 
 def train_gmm_hard_em(D, gmm, cov_type: str = "full", psi: float | None = None,
@@ -1040,17 +1023,22 @@ def train_gmm_hard_em(D, gmm, cov_type: str = "full", psi: float | None = None,
     """
     X, g = _checked_input(D, gmm)
     cov_type = _check_cov_type(cov_type)
-    psi = _check_positive(psi, "psi", allow_none=True)
+    psi = _check_psi(psi)
     max_iter = check_int(max_iter, "max_iter", low=1)
+    data, data_var = _Samples(X), X.var(axis=1)
 
     def m_step(X, Z01):
-        return _m_step(X, Z01, cov_type, psi)
+        w, mu, C = _m_step(data, Z01, cov_type, psi)  # eq. (195)-(197)
+        _check_components(C, cov_type, data_var)
+        _check_factors(C, cov_type)
+        return w, mu, C
 
     try:
-        w, mu, C, z, history = _hard_em(X, g.w, g.mu, g.C, m_step, max_iter)
+        w, mu, C, z, history = _hard_em(X, (g.w, g.mu, *_stored(g.C)), cov_type, m_step,
+                                        max_iter)
     except _Singular as exc:
         raise _degenerate(exc, [], g) from None
-    return GMM(w=w, mu=mu, C=C), z, history
+    return _gmm(w, mu, C, cov_type), z, history  # at least one M-step has run
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1088,7 +1076,7 @@ class GMMClassifier:
         r"""Class-conditional log-densities ``S[k, n] = log f(x_n | k)``, shape (K, N) (eq. 202),
         for `mlpr.generative.log_posteriors` / `map_decisions`."""
         X = check_data(D, "D", n_features=self.gmms[0].n_features, allow_1d=True)
-        return np.vstack([logsumexp(_log_joint(X, g.w, g.mu, g.C), axis=0) for g in self.gmms])
+        return np.vstack([logsumexp(_joint(X, g), axis=0) for g in self.gmms])  # eq. (202)
 
     def llr(self, D) -> np.ndarray:
         r"""Log-likelihood ratio of a binary task, ``log f(x|1) - log f(x|0)``, shape (N,).
@@ -1175,7 +1163,8 @@ def lbg_gmm_classifiers(D, L, n_components: int, cov_type: str = "full",
 
 @model
 class OpenSetClassifier:
-    r"""K known classes plus a "none of the others" class (section 9.5).
+    r"""K known classes plus a "none of the others" class (section 9.5): K + 1 class
+    log-likelihoods of eq. (202), the last one a GMM of unlabelled data.
 
     Attributes
     ----------
@@ -1233,8 +1222,9 @@ def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
     Notes
     -----
     Section 9.5: a class that has no training labels is modelled by a broad density, a GMM of
-    generic data; a sample is "none of the others" when its posterior, under K + 1 priors, is the
-    largest. These likelihoods are not calibrated: the decisions are only as good as the models.
+    generic data, beside the class GMMs of eq. (202); a sample is "none of the others" when its
+    posterior, under K + 1 priors, is the largest. These likelihoods are not calibrated: the
+    decisions are only as good as the models.
     """
     known = train_gmm_classifier(D, L, n_components, cov_type, psi, alpha, tol, max_iter)
     P = check_data(D_pool, "D_pool", n_features=known.gmms[0].n_features)

@@ -11,6 +11,7 @@ from mlpr.gmm import (
     GMM,
     DegenerateComponentError,
     GMMClassifier,
+    OpenSetClassifier,
     em_step,
     gmm_from_clusters,
     gmm_statistics,
@@ -28,6 +29,7 @@ from mlpr.gmm import (
     train_gmm_lbg,
     train_open_set_classifier,
 )
+from mlpr.utils import ConvergenceWarning
 
 COV_TYPES = ("full", "diagonal", "tied")
 
@@ -288,8 +290,35 @@ def test_a_collapsing_component_is_diagnosed_and_held_by_the_floor():
 def test_a_component_without_samples_is_diagnosed():
     X = np.random.default_rng(0).standard_normal((2, 50))
     g = GMM.from_list([(0.5, np.zeros(2), np.eye(2)), (0.5, np.array([1e3, 0.0]), np.eye(2))])
-    with pytest.raises(DegenerateComponentError, match="component 1.*no sample.*another model"):
+    with pytest.raises(DegenerateComponentError, match="component 1.*no sample"):
         em_step(X, g)
+
+
+def test_collinear_features_are_a_singular_component_not_a_nan():
+    x = np.random.default_rng(0).standard_normal(60)
+    X = np.vstack([x, 2.0 * x])  # every covariance estimated from X is singular
+    g = GMM.from_list([(0.5, np.zeros(2), np.eye(2)), (0.5, np.ones(2), np.eye(2))])
+    with pytest.raises(DegenerateComponentError, match="component 0.*smallest eigenvalue"):
+        em_step(X, g)
+    with pytest.raises(DegenerateComponentError, match="component 0.*smallest eigenvalue") as info:
+        train_gmm_em(X, g)
+    assert info.value.gmm == g and len(info.value.history) == 1
+    with pytest.raises(DegenerateComponentError, match="ML Gaussian.*singular"):
+        train_gmm_lbg(X, 2, psi=None)
+    assert np.all(np.isfinite(train_gmm_lbg(X, 2, psi=0.01)[-1].C))  # the floor holds it
+
+
+def test_degenerate_clusters_and_classes_are_named():
+    X = two_blobs()
+    z = np.zeros(X.shape[1], dtype=int)
+    z[:2] = 1  # a cluster of two samples in 3-D: a singular covariance
+    with pytest.raises(DegenerateComponentError, match="component 1"):
+        gmm_from_clusters(X, z)
+    assert np.all(np.linalg.eigvalsh(gmm_from_clusters(X, z, psi=0.01).C) >= 0.01 - 1e-12)
+    X, L = iris_like()
+    X[:, L == 1] = X[:, L == 1][:, :3].repeat(20, axis=1)  # class 1: three distinct points
+    with pytest.raises(DegenerateComponentError, match="class 1: GMM component"):
+        train_gmm_classifier(X, L, 2, "full", psi=None)
 
 
 # -- classifiers (9.5) -----------------------------------------------------------------------------
@@ -357,8 +386,14 @@ def test_invalid_models_are_refused():
         GMM.from_list([(0.5, np.zeros(2), I2), (0.5, np.ones(2), np.ones((2, 2)))])
     with pytest.raises(ValueError, match=r"C\[0\] is not symmetric"):
         GMM.from_list([(1.0, np.zeros(2), np.array([[1.0, 0.5], [0.0, 1.0]]))])
+    with pytest.raises(ValueError, match=r"C\[0\] contains NaN"):
+        GMM(w=np.ones(1), mu=np.zeros(2), C=np.full((2, 2), np.nan))
     with pytest.raises(ValueError, match=r"gmm\[1\] mean has shape"):
         GMM.from_list([(0.5, np.zeros(2), I2), (0.5, np.ones(3), I2)])
+    with pytest.raises(ValueError, match=r"gmm\[0\] weight"):
+        GMM.from_list([(np.ones(2), np.zeros(2), I2)])
+    with pytest.raises(ValueError, match=r"gmm\[1\] covariance has shape \(3, 3\)"):
+        GMM.from_list([(0.5, np.zeros(2), I2), (0.5, np.ones(2), np.eye(3))])
     with pytest.raises(ValueError, match=r"gmm\[0\] must be a \(w, mu, C\) tuple"):
         GMM.from_list([(1.0, np.zeros(2))])
     with pytest.raises(TypeError, match=r"gmm\[0\] must hold a numeric"):
@@ -367,10 +402,23 @@ def test_invalid_models_are_refused():
         logpdf_GMM(np.zeros((2, 3)), "gmm")
     with pytest.raises(ValueError, match="empty list"):
         logpdf_GMM(np.zeros((2, 3)), [])
+    with pytest.raises(ValueError, match=r"w must be a 1-D array"):
+        GMM(w=np.ones((1, 1)), mu=np.zeros((2, 1)), C=I2[None])
     with pytest.raises(ValueError, match=r"mu has shape \(2, 3\).*\(D, M\)"):
         GMM(w=np.full(2, 0.5), mu=np.zeros((2, 3)), C=np.stack([np.eye(3)] * 2))
     with pytest.raises(ValueError, match=r"C has shape"):
         GMM(w=np.ones(1), mu=np.zeros((2, 1)), C=np.eye(3))
+
+
+def test_invalid_classifiers_are_refused(gmm3):
+    clf = GMMClassifier(gmms=(gmm3, gmm3))
+    with pytest.raises(TypeError, match="known must be a GMMClassifier"):
+        OpenSetClassifier(known=gmm3, other=gmm3)
+    with pytest.raises(ValueError, match="other has 1 features"):
+        OpenSetClassifier(known=clf, other=GMM.from_list([(1.0, 0.0, 1.0)]))
+    with pytest.raises(ValueError, match="D_pool"):
+        X, L = iris_like()
+        train_open_set_classifier(X, L, X[:1], n_other=2)
 
 
 def test_data_of_the_wrong_dimension_is_explained(gmm3):
@@ -398,6 +446,12 @@ def test_invalid_hyperparameters_are_refused(gmm3):
         train_gmm_em(X, gmm3, max_iter=0)
     with pytest.raises(ValueError, match=r"gamma has shape"):
         gmm_statistics(X, np.ones((3, 39)))
+    with pytest.raises(ValueError, match="gamma must be non-negative"):
+        gmm_statistics(X, -np.ones((3, 40)))
+    with pytest.raises(ValueError, match="tol"):
+        train_gmm_em(X, gmm3, tol=0.0)
+    with pytest.raises(TypeError, match="return_components"):
+        sample_GMM(gmm3, 3, np.random.default_rng(0), return_components=1)
     with pytest.raises(TypeError, match="rng is required"):
         kmeans(X, 3)
     with pytest.raises(ValueError, match=r"did you mean init\.T"):
@@ -408,8 +462,40 @@ def test_invalid_hyperparameters_are_refused(gmm3):
 
 def test_non_convergence_warns(gmm3):
     X = sample_GMM(gmm3, 300, np.random.default_rng(0))
-    with pytest.warns(RuntimeWarning, match="did not converge"):
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
         train_gmm_em(X, gmm3, max_iter=1, tol=1e-12)
+    with pytest.warns(ConvergenceWarning, match="hard EM did not converge"):
+        train_gmm_hard_em(X, constrained(gmm3, "tied"), max_iter=1)
+
+
+# -- models as values (mlpr.utils.model) ----------------------------------------------------------
+
+
+def test_models_compare_and_hash_by_value(gmm3):
+    X, L = iris_like()
+    twin = GMM(w=gmm3.w.copy(), mu=gmm3.mu.copy(), C=gmm3.C.copy())
+    assert twin == gmm3 and hash(twin) == hash(gmm3) and len({twin, gmm3}) == 1
+    moved = GMM(w=gmm3.w, mu=gmm3.mu + 1e-15 * (gmm3.mu == 0), C=gmm3.C)
+    assert moved != gmm3  # exact comparison: any change of a field counts
+    a, b = train_gmm_classifier(X, L, 2), train_gmm_classifier(X, L, 2)  # learners are pure
+    assert a == b and hash(a) == hash(b) and a != train_gmm_classifier(X, L, 2, "diagonal")
+    o1 = train_open_set_classifier(X[:, L < 2], L[L < 2], X, n_other=2)
+    o2 = train_open_set_classifier(X[:, L < 2], L[L < 2], X, n_other=2)
+    assert o1 == o2 and hash(o1) == hash(o2)
+    with pytest.raises(ValueError, match="read-only"):
+        a.gmms[0].C[0, 0, 0] = 1.0
+
+
+@pytest.mark.parametrize("cov_type", COV_TYPES)
+def test_each_family_is_returned_in_full_and_evaluated_as_the_plain_reference(cov_type):
+    X = two_blobs()
+    g = train_gmm_lbg(X, 4, cov_type)[-1]
+    off = g.C * (1 - np.eye(3))
+    assert (not off.any()) == (cov_type == "diagonal")
+    assert np.all(g.C == g.C[0]) == (cov_type == "tied")
+    # the family's own scorer (variances, one shared matrix) against one density per component
+    joint = np.stack([np.log(w) + logpdf_GAU_ND(X, mu, C) for w, mu, C in g.to_list()])
+    np.testing.assert_allclose(log_joint_GMM(X, g), joint, rtol=1e-12)
 
 
 # -- scikit-learn cross-check (optional) -----------------------------------------------------------
