@@ -12,15 +12,18 @@ import os
 from pathlib import Path
 
 import matplotlib
+import matplotlib.pyplot as plt
+import matplotlib.ticker
+import numpy as np
 
+from .dimred import hyperplane_offset, project_on_hyperplane, signed_distance
+from .gmm import logpdf_GMM
+from .utils import check_data, check_data_labels, check_int, check_real, check_vector
+
+# No display is needed unless the caller chose a backend (a figure is only saved); matplotlib
+# switches backends at this point since no figure exists yet.
 if "MPLBACKEND" not in os.environ:
     matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import matplotlib.ticker  # noqa: E402
-import numpy as np  # noqa: E402
-
-from .utils import check_data_labels, check_int  # noqa: E402
 
 __all__ = [
     "COURSE_STYLE",
@@ -60,7 +63,6 @@ plt.rcParams.update(COURSE_STYLE)
 
 _PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
             "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
-
 
 
 def _fig_ax(ax, figsize):
@@ -780,9 +782,6 @@ def plot_one_vs_rest_regions(D, L, claims, *, class_names=None, xlabel="x1", yla
 
 __all__ += ["plot_gmm_1d", "plot_lbg_history", "plot_em_runs", "plot_clusters_2d"]
 
-from .gmm import logpdf_GMM  # noqa: E402
-from .utils import check_data  # noqa: E402
-
 
 def plot_gmm_1d(x, gmms: dict, *, xlabel, title="", bins=40, ax=None):
     """Histogram of a 1-D sample with the density of each named GMM over it.
@@ -906,9 +905,6 @@ def plot_clusters_2d(D, gamma, *, means=None, gmm=None, xlabel="x1", ylabel="x2"
 
 __all__ += ["plot_linear_boundaries_2d", "plot_hyperplane_geometry",
             "plot_projection_histograms"]
-
-from .dimred import hyperplane_offset, project_on_hyperplane, signed_distance  # noqa: E402
-from .utils import check_real, check_vector  # noqa: E402
 
 
 def _hyperplane(wb, name: str) -> tuple[np.ndarray, float]:
