@@ -297,6 +297,25 @@ def test_shrinking_fast_path_equals_plain_smo(iris_vv, monkeypatch):
         train_svm_kernel(DTR, LTR, 1.0, linear_kernel(), None, shrinking=1)
 
 
+def test_solution_without_active_bound_holds_for_every_C_above_its_alphas(iris_sv):
+    # KKT argument the lecture uses to train its polynomial MNIST SVMs once for C = 10, 1, 0.1:
+    # if every alpha_i < min(C, C'), no bound is active in either box, so the KKT conditions
+    # (eq. 165-166) of the problem with C are those with C'.
+    D, L = iris_sv
+    k = poly_kernel(2, 1.0)
+    m = train_svm_kernel(D, L, 10.0, k, None)
+    top = m.alpha.max()
+    assert top < 1.0  # separable in feature space: the premise holds here
+    for C in (2 * top, 1.0, 1e3):
+        other = train_svm_kernel(D, L, C, k, None)
+        np.testing.assert_array_equal(other.support, m.support)
+        np.testing.assert_allclose(other.alpha, m.alpha, rtol=1e-6, atol=1e-9)
+        assert other.dual_objective == pytest.approx(m.dual_objective, rel=1e-9)
+    # the premise matters: below the largest alpha the box binds and the solution changes
+    tight = train_svm_kernel(D, L, top / 2, k, None)
+    assert tight.dual_objective < m.dual_objective * (1 - 1e-6)
+
+
 def test_column_cache_equals_full_matrix(iris_vv):
     DTR, LTR, _, _ = iris_vv
     full = train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(1.0), None)

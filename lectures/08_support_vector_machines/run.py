@@ -155,10 +155,10 @@ plot_decision_regions(S3, L, ovo.predict, class_names=IRIS_CLASSES, xlabel=IRIS_
 lec.figure(fig, "iris_one_vs_rest_vs_one_vs_one.png")
 
 # -- MNIST digit pairs ----------------------------------------------------------------------------
-N_PAIR = 300 if lec.quick else 2000  # training images per pair (a deterministic subsample)
 DTR, LTR, DTE, LTE = lec.load_mnist(n_train=3000, n_test=1000)
 PAIRS = [(0, 1), (3, 8), (4, 9)] if lec.quick else [(a, b) for a in range(10)
                                                      for b in range(a + 1, 10)]
+N_SUB = 300 if lec.quick else 2000  # training images per pair where a subsample is used
 
 
 def unit(X):
@@ -166,6 +166,7 @@ def unit(X):
     return X / np.linalg.norm(X, axis=0)
 
 
+CS = (10.0, 1.0, 0.1)
 SETTINGS = {  # name: (kernel, preprocessing, the slides' EER % for C = 10, 1, 0.1)
     "linear": (linear_kernel(), None, (1.6, 1.3, 1.1)),
     "poly d = 2": (poly_kernel(2, 1.0), None, (0.3, 0.3, 0.3)),
@@ -174,35 +175,84 @@ SETTINGS = {  # name: (kernel, preprocessing, the slides' EER % for C = 10, 1, 0
     "RBF gamma = 1 (unit norm)": (rbf_kernel(1.0), unit, (0.5, 0.5, 0.6)),
     "RBF gamma = 2 (unit norm)": (rbf_kernel(2.0), unit, (0.1, 0.1, 0.1)),
 }
-CS = (10.0, 1.0, 0.1)
+# Trained on every training image of the pair: the rows that reproduce the slides (issue 9,
+# libsvm on all images). The others on a seeded subsample of N_SUB images per pair: linear C = 10
+# (SMO does not reach tol = 1e-3 in 10^6 iterations on 3 v 8, all images) and the RBF rows (no
+# protocol found that reproduces them; their order is enforced). See README.
+ALL_IMAGES = {"linear": (1.0, 0.1), "poly d = 2": CS, "poly d = 3": CS}
 if lec.quick:
     SETTINGS = {k: SETTINGS[k] for k in ("linear", "poly d = 2", "RBF gamma = 2 (unit norm)")}
-    CS = (1.0,)
-lec.section(f"MNIST, {len(PAIRS)} digit pairs a (1) vs b (0), {N_PAIR} training images per pair "
-            f"({lec.mnist_sizes}), all test images of the pair: average test EER % (threshold "
-            f"EER, eer(method='raw')), SVM with a free bias")
-E = {name: np.zeros((len(CS), len(PAIRS))) for name in SETTINGS}
-for p, (a, b) in enumerate(PAIRS):
+    CS, ALL_IMAGES = (1.0,), {"linear": (1.0,), "poly d = 2": (1.0,)}
+SUBSAMPLE = {name: tuple(C for C in CS if C not in ALL_IMAGES.get(name, ())) for name in SETTINGS}
+
+
+def eer_over_C(X, Y, XT, YT, kernel, Cs):
+    """Test EER % (notes' threshold EER) of a free-bias SVM for each C in Cs, and how many SVMs
+    were trained. A solution with every alpha_i < min(C, C') satisfies the KKT conditions of
+    the problem with C' too (no bound is active in either box), so it is reused, not retrained.
+    The linear model keeps its whole Gram matrix in memory (8 N^2 bytes): its many bounded
+    support vectors make SMO revisit most columns, and recomputing them dominates otherwise;
+    the other kernels need few columns, computed on demand (the default 200 MB cache)."""
+    whole = kernel == linear_kernel()
+    cache_mb = max(200.0, 8.0 * X.shape[1] ** 2 / 2**20 + 16) if whole else 200.0
+    models, out = [], {}
+    for C in sorted(Cs, key=lambda c: abs(np.log10(c))):  # C = 1 first, then 10 and 0.1
+        m = next((m for C0, m in models if m.alpha.max() < min(C0, C)), None)
+        if m is None:
+            m = train_svm_kernel(X, Y, C, kernel, None, tol=1e-3, cache_mb=cache_mb)
+            models.append((C, m))
+        out[C] = 100 * eer(m.scores(XT), YT)
+    return out, len(models)
+
+
+def pair(a, b, n=None):
+    """Training and test images of digits a (1) and b (0); n: a seeded subsample of training."""
     tr, te = (LTR == a) | (LTR == b), (LTE == a) | (LTE == b)
-    idx = np.sort(np.random.default_rng(p).permutation(int(tr.sum()))[:N_PAIR])
-    X, Y = DTR[:, tr][:, idx], (LTR[tr][idx] == a).astype(int)
-    XT, YT = DTE[:, te], (LTE[te] == a).astype(int)
-    lec.progress(f"pair {a} v {b} ({p + 1}/{len(PAIRS)})")
+    X, Y = DTR[:, tr], (LTR[tr] == a).astype(int)
+    if n is not None:
+        idx = np.sort(np.random.default_rng(PAIRS.index((a, b))).permutation(Y.size)[:n])
+        X, Y = X[:, idx], Y[idx]
+    return X, Y, DTE[:, te], (LTE[te] == a).astype(int)
+
+
+lec.section(f"MNIST, {len(PAIRS)} digit pairs a (1) vs b (0) ({lec.mnist_sizes}), all test "
+            f"images of the pair: average test EER % (threshold EER, eer(s, L)), SVM with a free "
+            f"bias; linear (C = {', '.join(f'{C:g}' for C in ALL_IMAGES['linear'])}) and "
+            f"polynomial kernels trained on all training images of the pair, the other settings "
+            f"on {N_SUB} of them")
+E = {name: np.zeros((len(CS), len(PAIRS))) for name in SETTINGS}
+n_trained = 0
+for p, (a, b) in enumerate(PAIRS):
+    full, sub = pair(a, b), pair(a, b, N_SUB)
+    lec.progress(f"pair {a} v {b} ({p + 1}/{len(PAIRS)}): {full[0].shape[1]} training images")
     for name, (k, prep, _) in SETTINGS.items():
-        Xp, XTp = (X, XT) if prep is None else (prep(X), prep(XT))
-        for c, C in enumerate(CS):
-            s = train_svm_kernel(Xp, Y, C, k, None, tol=1e-3).scores(XTp)
-            E[name][c, p] = 100 * eer(s, YT, method="raw")  # the notes' convention (lecture 07)
+        for data, Cs in ((full, ALL_IMAGES.get(name, ())), (sub, SUBSAMPLE[name])):
+            if not Cs:
+                continue
+            X, Y, XT, YT = data
+            if prep is not None:
+                X, XT = prep(X), prep(XT)
+            eers, n = eer_over_C(X, Y, XT, YT, k, Cs)
+            n_trained += n
+            for C, e in eers.items():
+                E[name][CS.index(C), p] = e
 rows = []
 for name, (_, _, ref) in SETTINGS.items():
     avg = E[name].mean(axis=1)
     rows.append([name] + [float(v) for v in avg])
     for c, C in enumerate(CS):
         r = dict(zip((10.0, 1.0, 0.1), ref))[C]
-        lec.check(f"{name:28s} C = {C:<4g} mean EER %", avg[c], r, tol=0.2, fmt="{:.2f}",
-                  source=SLIDES, known_gap=f"{N_PAIR} training images per pair, see README")
+        on_all = C in ALL_IMAGES.get(name, ())
+        gap = None if on_all else f"{N_SUB} training images per pair, see README"
+        if gap and name != "linear":
+            gap = "protocol not found; " + gap
+        lec.check(f"{name:28s} C = {C:<4g} mean EER % ({'all images' if on_all else N_SUB})",
+                  avg[c], r, tol=0.2, fmt="{:.2f}", source=SLIDES, known_gap=gap)
 lec.table("mnist_pairwise_eer", "Average pairwise test EER % (measured)",
           ["kernel"] + [f"C = {C:g}" for C in CS], rows)
+n_models = sum(len(Cs) for Cs in ALL_IMAGES.values()) + sum(map(len, SUBSAMPLE.values()))
+lec.check(f"SVMs trained for the {n_models * len(PAIRS)} (pair, kernel, C) cells (a solution "
+          f"with every alpha_i < min(C, C') is reused at C')", n_trained, fmt="{:.0f}")
 g = [E[f"RBF gamma = {x} (unit norm)"][CS.index(1.0)].mean() for x in ("0.2", "1", "2")] \
     if "RBF gamma = 1 (unit norm)" in E else None
 if g is not None:
@@ -238,6 +288,7 @@ lec.table("mnist_multiclass", "10 digits, same training images: poly d = 2 SVM (
 lec.claim("the poly-2 SVM (one vs one) beats MVG on PCA 50", e_ovo < e_mvg)
 lec.figure(plot_curves([f"{C:g}" for C in CS], {n: E[n].mean(axis=1) for n in SETTINGS},
                        xlabel="C", ylabel="average pairwise test EER %",
-                       title=f"MNIST ({lec.mnist_sizes}), {len(PAIRS)} digit pairs, {N_PAIR} "
-                             f"training images each: SVM EER vs C"), "mnist_pairwise_eer_vs_C.png")
+                       title=f"MNIST ({lec.mnist_sizes}), {len(PAIRS)} digit pairs: SVM EER vs C "
+                             f"(all training images of a pair, or {N_SUB}: see README)"),
+           "mnist_pairwise_eer_vs_C.png")
 lec.finish()
