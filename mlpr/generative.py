@@ -316,7 +316,11 @@ class GaussianClassifier(_Generative):
         computed by the scorer of the model's kind: `_scores_full` (MVG), `_scores_tied`
         (tied: one whitening for all classes), `_scores_diagonal` (naive kinds).
         """
-        X = check_data(D, n_features=self.n_features, allow_1d=True)
+        # NaN or inf in D make the scores of their columns NaN or inf, so the diagonal kinds
+        # check their (K, N) scores below instead of making a pass over the (D, N) data; the
+        # full kinds check D first, as logpdf_GAU_ND_chol would name it X
+        diagonal = self.kind in _DIAGONAL_KINDS
+        X = check_data(D, n_features=self.n_features, allow_1d=True, check_finite=not diagonal)
         with np.errstate(invalid="ignore", over="ignore"):
             S = _SCORERS[self.kind](X, self.mu, self.C)
         return check_finite_result(S, X, "D", what="the class log-likelihoods",
@@ -345,9 +349,11 @@ def _scores_tied(X: np.ndarray, mu: np.ndarray, C: np.ndarray) -> np.ndarray:
     Lchol = cholesky_factor(C)
     A = scipy.linalg.cho_solve((Lchol, True), mu - x0)  # a_k = C^{-1} (mu_k - x0)
     b = -0.5 * np.sum((mu - x0) * A, axis=0)  # b_k = -1/2 (mu_k - x0)^T a_k
-    S = logpdf_GAU_ND_chol(X, x0, Lchol) + vcol(b)  # log N(x | x0, C) + b_k
+    S = np.empty((mu.shape[1], X.shape[1]))
     for sl, Z in centred_blocks(X, x0):
-        S[:, sl] += A.T @ Z  # + a_k^T (x - x0)
+        np.matmul(A.T, Z, out=S[:, sl])  # a_k^T (x - x0)
+    S += vcol(b)  # + b_k
+    S += logpdf_GAU_ND_chol(X, x0, Lchol)  # + log N(x | x0, C)
     return S
 
 

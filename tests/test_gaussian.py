@@ -146,16 +146,20 @@ def test_integer_data_accepted():
     )
 
 
+@pytest.mark.parametrize("offset", [0.0, 1e6])
 @pytest.mark.parametrize("width", [1, 7, 52, 1 << 14])
-def test_blocked_mahalanobis_equals_the_plain_reference(width):
-    # the fast path (blocks of `width` columns, the last one shorter) against the textbook
-    # distance it must reproduce: both private, compared deliberately
+def test_blocked_mahalanobis_equals_the_plain_reference(width, offset):
+    # the fast path (blocks of `width` columns, the last one shorter, each whitened in place
+    # whatever the memory order of X) against the textbook distance it must reproduce: both
+    # private, compared deliberately; offset 1e6: data far from the origin (issue 11, item 4)
     X, mu, C = _problem(3, N=52)
+    X, mu = X + offset, mu + offset
     L = np.linalg.cholesky(C)
     plain = gaussian._mahalanobis_sq_plain(X, mu, L)
     for Xl in (X, np.asfortranarray(X), np.ascontiguousarray(X.T).T):
         np.testing.assert_allclose(gaussian._mahalanobis_sq(Xl, mu, L, max_cols=width), plain,
                                    rtol=1e-12)
+        np.testing.assert_array_equal(Xl, X)  # whitened in its work buffer, not in X
     # and the plain distance is the independent one (solve with C)
     Z = X - mu
     np.testing.assert_allclose(plain, np.sum(Z * np.linalg.solve(C, Z), axis=0), rtol=1e-10)
