@@ -12,15 +12,15 @@ A ratio below 1 means mlpr is faster. Results go to ``benchmarks/results_gmm.jso
 
 What bounds the full-covariance rows: per component and iteration, mlpr makes two BLAS passes over
 the (D, N) data, the whitening ``L^{-1} (x - mu)`` of the Gaussian log-density (a triangular
-product computed in place in the centred block, D^2 N flops, in `mlpr.gaussian`) and the scatter ``S_c`` of the M-step (a rank-N syrk, D^2 N flops, which
-at D = 50 runs at about half the rate of a product and so takes about as long), plus three
-memory-bound elementwise passes that numpy cannot fuse (the centring into the one work buffer,
-the squared norms, the
-``sqrt(gamma)`` weighting; once per iteration, the check of the data). scikit-learn does the same
-E-step, a full product for the scatter (4 D^2 N flops in all) and a few more elementwise passes,
-which puts the ratio near 0.5-0.6 however small mlpr's overhead; well below half of scikit-learn's
-time would need fused kernels. Diagonal and tied models reuse ``X * X`` and ``X X^T`` across iterations (they do not
-depend on the responsibilities), which is why their ratios are lower.
+product computed in place in the centred block, D^2 N flops, in `mlpr.gaussian`) and the scatter
+``S_c`` of the M-step (a rank-N syrk, D^2 N flops, which at D = 50 runs at about half the rate of a
+product and so takes about as long), plus three memory-bound elementwise passes that numpy cannot
+fuse (the centring into the one work buffer, the squared norms, the ``sqrt(gamma)`` weighting; once
+per iteration, the check of the data). scikit-learn does the same E-step, a full product for the
+scatter (4 D^2 N flops in all) and a few more elementwise passes, which puts the ratio near 0.5-0.6
+however small mlpr's overhead; well below half of scikit-learn's time would need fused kernels.
+Diagonal and tied models reuse ``X * X`` and ``X X^T`` across iterations (they do not depend on the
+responsibilities), which is why their ratios are lower.
 
 scikit-learn is only used here (the optional ``bench`` extra), never by mlpr or its tests.
 """
