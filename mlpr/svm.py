@@ -536,63 +536,99 @@ def _smo(col, diag, z, C, tol, max_iter, alpha=None, v=None):
     r"""SMO for eq. (165)-(166): the free bias adds :math:`\sum_i \alpha_i z_i = 0`.
 
     Each step moves one pair (i, j) along :math:`\alpha_i \mathrel{+}= z_i t,\ \alpha_j
-    \mathrel{-}= z_j t`, which keeps the equality, by the exact minimiser of f on that line,
-    clipped to the box. i is the maximal violator, j the partner with the largest decrease of
-    the second-order model (WSS2 of Fan, Chen and Lin 2005, libsvm). With
+    \mathrel{-}= z_j t`, which keeps the equality (`_pair_step`), the pair chosen by libsvm's
+    second-order working-set selection (`_max_violator`, `_second_order_partner`). With
     :math:`v = -z \circ \nabla f`, the KKT conditions hold when :math:`\max_{up} v - \min_{low} v
     \le` tol, and :math:`b` (eq. 164) is the common value of :math:`v` on the free vectors.
-    The loop keeps v and the index sets up / low up to date instead of recomputing them.
+    The loop keeps v and the index sets up / low up to date instead of recomputing them, and
+    now and then takes an exact Newton step on the current face (`_face_newton`).
     Starts from alpha = 0 (v = z), or from a feasible ``alpha`` with its ``v``. Returns alpha, v,
     the number of iterations and whether the KKT conditions hold to tol.
     """
-    N = z.size
-    alpha = np.zeros(N) if alpha is None else alpha.copy()
+    alpha = np.zeros(z.size) if alpha is None else alpha.copy()
     v = z.copy() if v is None else v.copy()  # v = -z (H alpha - 1) = z at alpha = 0
     next_newton, polished, free, converged = _newton_after(0, alpha, C), False, None, False
     pos = z > 0
     up, low = _up_low(alpha, pos, C)
     for it in range(max_iter):
-        i = int(np.argmax(np.where(up, v, -np.inf)))
-        m = v[i]
-        if m - np.min(np.where(low, v, np.inf)) <= tol:
-            G = -z * v
-            if polished or not _face_newton(col, z, C, alpha, G, equality=True):
+        i, gap = _max_violator(v, up, low)
+        if gap <= tol:  # KKT hold to tol: one exact step on the final face, then check again
+            if polished or not _newton_on_face(col, z, C, alpha, v):
                 converged = True
                 break
-            polished = True  # one exact step on the final face, then check KKT again
-            v = -z * G
+            polished = True
             up, low = _up_low(alpha, pos, C)
             continue
-        Ki = col(i, partial(_likely_pair, v, up, low))
-        a = np.maximum(diag[i] + diag - 2.0 * Ki, _TAU)
-        gain = np.where(low & (v < m), (m - v) ** 2 / a, -np.inf)
-        j = int(np.argmax(gain))
-        Kj = col(j, partial(_likely_pair, v, up, low))
-        t = (m - v[j]) / max(diag[i] + diag[j] - 2.0 * Ki[j], _TAU)
-        room_i = C[i] - alpha[i] if pos[i] else alpha[i]
-        room_j = alpha[j] if pos[j] else C[j] - alpha[j]
-        t = min(t, room_i, room_j)
-        alpha[i] += z[i] * t
-        alpha[j] -= z[j] * t
-        if t == room_i:  # land exactly on the bound, not a rounding error away from it
-            alpha[i] = C[i] if pos[i] else 0.0
-        if t == room_j:
-            alpha[j] = 0.0 if pos[j] else C[j]
+        prefetch = partial(_likely_pair, v, up, low)
+        Ki = col(i, prefetch)
+        j = _second_order_partner(i, v, low, Ki, diag)
+        Kj = col(j, prefetch)
+        t = _pair_step(alpha, v, z, C, diag, i, j, Ki[j])
         v -= t * (Ki - Kj)  # grad f changes by z t (K_i - K_j)
-        for k in (i, j):
-            up[k] = alpha[k] < C[k] if pos[k] else alpha[k] > 0
-            low[k] = alpha[k] > 0 if pos[k] else alpha[k] < C[k]
+        _refresh_up_low(up, low, alpha, pos, C, (i, j))
         if it == next_newton:
             free, last_free = (alpha > 0) & (alpha < C), free
             if np.array_equal(free, last_free):  # the face looks settled: solve on it
-                G = -z * v
-                _face_newton(col, z, C, alpha, G, equality=True)
-                v = -z * G
+                _newton_on_face(col, z, C, alpha, v)
                 up, low = _up_low(alpha, pos, C)
             next_newton = _newton_after(it, alpha, C)
     else:
         it = max_iter
     return alpha, v, it, converged
+
+
+def _max_violator(v, up, low) -> tuple[int, float]:
+    r"""First half of the working set (Keerthi et al. 2001; libsvm): :math:`i = \arg\max_{up} v`,
+    and the KKT gap :math:`\max_{up} v - \min_{low} v` (the KKT conditions of eq. 164-166 hold
+    when it is <= 0)."""
+    i = int(np.argmax(np.where(up, v, -np.inf)))
+    return i, v[i] - np.min(np.where(low, v, np.inf))
+
+
+def _second_order_partner(i: int, v, low, Ki, diag) -> int:
+    r"""Second half of the working set, WSS2 of Fan, Chen and Lin (2005), libsvm: among the
+    j in I_low with :math:`v_j < v_i`, the one whose pair step decreases f most by the
+    second-order model, :math:`(v_i - v_j)^2 / a_{ij}`, :math:`a_{ij} = K_{ii} + K_{jj} -
+    2 K_{ij}` (floored at tau when not positive)."""
+    m = v[i]
+    a = np.maximum(diag[i] + diag - 2.0 * Ki, _TAU)
+    gain = np.where(low & (v < m), (m - v) ** 2 / a, -np.inf)
+    return int(np.argmax(gain))
+
+
+def _pair_step(alpha, v, z, C, diag, i: int, j: int, Kij: float) -> float:
+    r"""The two-variable update (Platt 1998): the exact minimiser
+    :math:`t = (v_i - v_j) / a_{ij}` of f along :math:`\alpha_i \mathrel{+}= z_i t,\
+    \alpha_j \mathrel{-}= z_j t`, clipped so that both stay in the box. Updates alpha in place
+    and returns t."""
+    pos_i, pos_j = z[i] > 0, z[j] > 0
+    t = (v[i] - v[j]) / max(diag[i] + diag[j] - 2.0 * Kij, _TAU)
+    room_i = C[i] - alpha[i] if pos_i else alpha[i]
+    room_j = alpha[j] if pos_j else C[j] - alpha[j]
+    t = min(t, room_i, room_j)
+    alpha[i] += z[i] * t
+    alpha[j] -= z[j] * t
+    if t == room_i:  # land exactly on the bound, not a rounding error away from it
+        alpha[i] = C[i] if pos_i else 0.0
+    if t == room_j:
+        alpha[j] = 0.0 if pos_j else C[j]
+    return t
+
+
+def _refresh_up_low(up, low, alpha, pos, C, idx) -> None:
+    """`_up_low` for the samples idx only (the pair just moved), in place."""
+    for k in idx:
+        up[k] = alpha[k] < C[k] if pos[k] else alpha[k] > 0
+        low[k] = alpha[k] > 0 if pos[k] else alpha[k] < C[k]
+
+
+def _newton_on_face(col, z, C, alpha, v) -> int:
+    """`_face_newton` with the equality constraint, on SMO's v = -z grad f: alpha and v updated
+    in place; 1 if a step was taken."""
+    G = -z * v
+    stepped = _face_newton(col, z, C, alpha, G, equality=True)
+    v[:] = -z * G
+    return stepped
 
 
 def _smo_shrinking(cols, diag, z, C, tol, max_iter):
