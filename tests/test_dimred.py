@@ -1,9 +1,9 @@
 import warnings
-from fractions import Fraction
 
 import numpy as np
 import pytest
 import scipy.linalg
+from exact_arithmetic import assert_exact, exact_class_scatters, fractions, offset_classes
 
 from mlpr.datasets import load_iris, load_iris_binary
 from mlpr.dimred import (
@@ -633,49 +633,26 @@ def test_whitening_transposed_data_hint():
 # -- exact covariances on data far from the origin -----------------------------------------------
 
 
-def _fractions(D):
-    return np.vectorize(Fraction, otypes=[object])(D)
-
-
 def _exact_Sw_Sb_C(D, L):
     """Sw, Sb and the total covariance in exact rational arithmetic, rounded to float64 at the
     end (every float is a rational number)."""
-    X = _fractions(D)
+    X = fractions(D)
     N = X.shape[1]
     mu = X.sum(axis=1, keepdims=True) / N
     Z = X - mu
-    Sw = Sb = 0
-    for c in range(L.max() + 1):
-        Xc = X[:, L == c]
-        mu_c = Xc.sum(axis=1, keepdims=True) / Xc.shape[1]
-        Zc = Xc - mu_c
-        Sw = Sw + Zc @ Zc.T
-        Sb = Sb + Xc.shape[1] * ((mu_c - mu) @ (mu_c - mu).T)
+    scatters, means, sizes = exact_class_scatters(D, L)
+    Sw = sum(scatters)
+    Sb = sum(n * ((m - mu) @ (m - mu).T) for m, n in zip(means, sizes))
     return (Sw / N).astype(float), (Sb / N).astype(float), (Z @ Z.T / N).astype(float)
-
-
-def _offset_labelled(offset, seed=0):
-    # 3 classes of 4 features with unit-or-larger spread, one unit apart, around a common offset
-    rng = np.random.default_rng(seed)
-    L = np.repeat([0, 1, 2], [150, 200, 150])
-    D = offset + rng.standard_normal((4, L.size)) * np.array([[1.0], [1.5], [2.0], [1.0]])
-    D[:, L == 1] += 1.0
-    D[0, L == 2] -= 1.0
-    return D, L
-
-
-def _assert_exact(A, exact, tol=2e-15):
-    """Entries of A within tol times the largest entry of the exact value."""
-    assert np.abs(A - exact).max() <= tol * np.abs(exact).max()
 
 
 @pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
 def test_Sw_Sb_are_exact_to_rounding_on_offset_data(offset):
-    D, L = _offset_labelled(offset)
+    D, L = offset_classes(offset)
     Sw_x, Sb_x, _ = _exact_Sw_Sb_C(D, L)
     Sw, Sb = compute_Sw_Sb(D, L)
-    _assert_exact(Sw, Sw_x)
-    _assert_exact(Sb, Sb_x)  # the difference of the large means mu_c - mu: 1e-9 at 1e6 before
+    assert_exact(Sw, Sw_x)
+    assert_exact(Sb, Sb_x)  # the difference of the large means mu_c - mu: 1e-9 at 1e6 before
     np.testing.assert_array_equal(Sb, Sb.T)
     np.testing.assert_array_equal(Sw, Sw.T)
 
@@ -683,11 +660,11 @@ def test_Sw_Sb_are_exact_to_rounding_on_offset_data(offset):
 @pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
 @pytest.mark.parametrize("method", ["eigh", "svd"])
 def test_pca_is_exact_to_rounding_on_offset_data(offset, method):
-    D, L = _offset_labelled(offset)
+    D, L = offset_classes(offset)
     C_x = _exact_Sw_Sb_C(D, L)[2]
     model = fit_pca(D, 4, method)
     lam_x = np.linalg.eigvalsh(C_x)[::-1]  # the eigenvalues of the exact covariance
-    _assert_exact(model.eigenvalues, lam_x, tol=4e-15)  # eigh: 6e-14 before at 25
+    assert_exact(model.eigenvalues, lam_x, tol=4e-15)  # eigh: 6e-14 before at 25
     assert model.total_variance == pytest.approx(np.trace(C_x), rel=4e-15)
     np.testing.assert_allclose(model.P @ np.diag(model.eigenvalues) @ model.P.T, C_x, rtol=0,
                                atol=1e-14 * np.abs(C_x).max())
@@ -695,7 +672,7 @@ def test_pca_is_exact_to_rounding_on_offset_data(offset, method):
 
 @pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
 def test_whitening_and_lda_are_exact_to_rounding_on_offset_data(offset):
-    D, L = _offset_labelled(offset)
+    D, L = offset_classes(offset)
     Sw_x, Sb_x, C_x = _exact_Sw_Sb_C(D, L)
     # whitening: W C W = I with the exact covariance (within-class covariance when L is given)
     for S_x, model in ((C_x, fit_whitening(D)), (Sw_x, fit_whitening(D, L))):

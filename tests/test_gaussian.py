@@ -3,12 +3,12 @@
 
 import math
 import warnings
-from fractions import Fraction
 
 import numpy as np
 import pytest
 import scipy.integrate
 import scipy.stats
+from exact_arithmetic import assert_exact, exact_mean_cov
 
 import mlpr.gaussian as gaussian
 from mlpr.gaussian import (
@@ -581,15 +581,6 @@ def test_discrete_argument_errors():
         ml_multinomial(np.zeros((3, 2)))
 
 
-def _exact_mean_cov(D):
-    """Mean and ML covariance of float data in exact rational arithmetic (object arrays of
-    fractions.Fraction; every float is a rational number), rounded to float64 at the end."""
-    X = np.vectorize(Fraction, otypes=[object])(D)
-    mu = X.sum(axis=1, keepdims=True) / X.shape[1]
-    Z = X - mu
-    return mu.astype(float), (Z @ Z.T / X.shape[1]).astype(float)
-
-
 def _offset_data(offset, N=500, seed=0):
     # 4 features of unit-or-larger spread around a common offset; at offset 25 the former
     # one-pass D D^T / N - mu mu^T (used while mean^2 / variance < 1e3) lost ~3 digits
@@ -597,21 +588,16 @@ def _offset_data(offset, N=500, seed=0):
     return offset + rng.standard_normal((4, N)) * np.array([[1.0], [1.5], [2.0], [1.0]])
 
 
-def _assert_exact(A, exact, tol=2e-15):
-    """Entries of A within tol times the largest entry of the exact value."""
-    assert np.abs(A - exact).max() <= tol * np.abs(exact).max()
-
-
 @pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
 def test_compute_mu_C_is_exact_to_rounding_on_offset_data(offset):
     D = _offset_data(offset)
-    mu_x, C_x = _exact_mean_cov(D)
+    mu_x, C_x = exact_mean_cov(D)
     mu, C = compute_mu_C(D)
-    _assert_exact(mu, mu_x)
-    _assert_exact(C, C_x)  # the one-pass form was off by 1e-13 of the largest entry at 25
+    assert_exact(mu, mu_x)
+    assert_exact(C, C_x)  # the one-pass form was off by 1e-13 of the largest entry at 25
     np.testing.assert_array_equal(C, C.T)
     # the blocked path (8 blocks of 64 columns, the last one shorter), private, on purpose
-    _assert_exact(gaussian._centred_cov_blocked(D, mu, max_cols=64), C_x)
+    assert_exact(gaussian._centred_cov_blocked(D, mu, max_cols=64), C_x)
 
 
 def test_a_centred_student_covariance_passes_the_graders_rtol():

@@ -6,6 +6,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import scipy.stats
+from exact_arithmetic import assert_exact, exact_class_scatters, offset_classes
 
 from mlpr.datasets import load_iris
 from mlpr.dimred import compute_Sw_Sb, fit_lda
@@ -815,47 +816,24 @@ def test_data_without_features(train):
 def _exact_class_covariances(D, L, unbiased=False):
     """Per-class ML (or unbiased) covariances and the pooled within-class covariance in exact
     rational arithmetic (every float is a rational number), rounded to float64 at the end."""
-    X = np.vectorize(Fraction, otypes=[object])(D)
-    K, N = L.max() + 1, L.size
-    Cs, pooled = [], 0
-    for k in range(K):
-        Xk = X[:, L == k]
-        n = Xk.shape[1]
-        Zk = Xk - Xk.sum(axis=1, keepdims=True) / n
-        S = Zk @ Zk.T  # scatter matrix of class k
-        Cs.append((S / (n - 1 if unbiased else n)).astype(float))
-        pooled = pooled + S
-    return Cs, (pooled / (N - K if unbiased else N)).astype(float)
-
-
-def _offset_classes(offset, seed=0):
-    # 3 classes of 4 features, unit-or-larger spread, around a common offset: at offset 25 the
-    # former one-pass per-class covariance lost ~3 digits
-    rng = np.random.default_rng(seed)
-    L = np.repeat([0, 1, 2], [150, 200, 150])
-    D = offset + rng.standard_normal((4, L.size)) * np.array([[1.0], [1.5], [2.0], [1.0]])
-    D[:, L == 1] += 1.0
-    D[0, L == 2] -= 1.0
-    return D, L
-
-
-def _assert_exact(A, exact, tol=2e-15):
-    """Entries of A within tol times the largest entry of the exact value."""
-    assert np.abs(A - exact).max() <= tol * np.abs(exact).max()
+    scatters, _, sizes = exact_class_scatters(D, L)
+    K, N = len(sizes), L.size
+    Cs = [(S / (n - 1 if unbiased else n)).astype(float) for S, n in zip(scatters, sizes)]
+    return Cs, (sum(scatters) / (N - K if unbiased else N)).astype(float)
 
 
 @pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
 @pytest.mark.parametrize("unbiased", [False, True])
 def test_every_gaussian_covariance_is_exact_to_rounding_on_offset_data(offset, unbiased):
-    D, L = _offset_classes(offset)
+    D, L = offset_classes(offset)
     Cs, Sw = _exact_class_covariances(D, L, unbiased)
     mvg = train_mvg(D, L, unbiased=unbiased)
     naive = train_naive_bayes(D, L, unbiased=unbiased)
     for k in range(3):
-        _assert_exact(mvg.C[k], Cs[k])  # 2.6e-13 of the largest entry before, at offset 25
-        _assert_exact(naive.C[k], np.diag(Cs[k]))
-    _assert_exact(train_tied(D, L, unbiased=unbiased).C, Sw)
-    _assert_exact(train_tied_naive(D, L, unbiased=unbiased).C, np.diag(Sw))
+        assert_exact(mvg.C[k], Cs[k])  # 2.6e-13 of the largest entry before, at offset 25
+        assert_exact(naive.C[k], np.diag(Cs[k]))
+    assert_exact(train_tied(D, L, unbiased=unbiased).C, Sw)
+    assert_exact(train_tied_naive(D, L, unbiased=unbiased).C, np.diag(Sw))
 
 
 # -- models are values ---------------------------------------------------------------------------

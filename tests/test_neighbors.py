@@ -1,7 +1,7 @@
-from fractions import Fraction
 
 import numpy as np
 import pytest
+from exact_arithmetic import assert_exact, exact_class_scatters, offset_classes
 
 from mlpr.datasets import load_iris
 from mlpr.neighbors import _smallest_unordered, train_knn, train_nearest_mean
@@ -444,19 +444,10 @@ def test_knn_overflow():
 
 @pytest.mark.parametrize("offset", [0.0, 25.0, 1e6])
 def test_mahalanobis_Sw_is_exact_to_rounding_on_offset_data(offset):
-    rng = np.random.default_rng(0)
-    L = np.repeat([0, 1, 2], [150, 200, 150])
-    D = offset + rng.standard_normal((4, L.size)) * np.array([[1.0], [1.5], [2.0], [1.0]])
-    D[:, L == 1] += 1.0
-    # Sw in exact rational arithmetic (every float is a rational number), rounded at the end
-    X = np.vectorize(Fraction, otypes=[object])(D)
-    scatter = 0
-    for k in range(3):
-        Z = X[:, L == k] - X[:, L == k].sum(axis=1, keepdims=True) / int(np.sum(L == k))
-        scatter = scatter + Z @ Z.T
-    Sw_exact = (scatter / L.size).astype(float)
+    D, L = offset_classes(offset)
+    Sw_exact = (sum(exact_class_scatters(D, L)[0]) / L.size).astype(float)  # exact, rounded once
     model = train_nearest_mean(D, L, "mahalanobis")
-    assert np.abs(model.Sw - Sw_exact).max() <= 2e-15 * np.abs(Sw_exact).max()
+    assert_exact(model.Sw, Sw_exact)
     np.testing.assert_allclose(model.Sw_chol @ model.Sw_chol.T, Sw_exact, rtol=0,
                                atol=1e-14 * np.abs(Sw_exact).max())
 
