@@ -547,7 +547,11 @@ def _smo(col, diag, z, C, tol, max_iter, alpha=None, v=None):
     """
     alpha = np.zeros(z.size) if alpha is None else alpha.copy()
     v = z.copy() if v is None else v.copy()  # v = -z (H alpha - 1) = z at alpha = 0
-    next_newton, polished, free, converged = _newton_after(0, alpha, C), False, None, False
+    # SMO called for max_iter = 1000 at a time (`_smo_shrinking`) must still reach its Newton
+    # steps on a settled face: the free set at the start counts as the first look, and the
+    # second comes within the call
+    next_newton = min(_newton_after(0, alpha, C), max_iter // 2)
+    polished, converged, free = False, False, (alpha > 0) & (alpha < C)
     pos = z > 0
     up, low = _up_low(alpha, pos, C)
     for it in range(max_iter):
