@@ -3,13 +3,16 @@
 ``python benchmarks/bench_svm.py [--pair 3 8] [--repeats 1] [--out benchmarks/results_svm.json]``
 
 Both solve the same problem, the notes' soft-margin dual with a free bias (eq. 165-166), on every
-training image of the pair (about 12,000, pixels / 255), with C = 1 and the linear, polynomial
-(d = 2, c = 1) and RBF (gamma = 1 on unit-norm images) kernels. mlpr runs with tol = 1e-3, libsvm's
-default stopping tolerance; each row checks that the two dual objectives agree within 1e-6
-(relative) and reports mlpr's time over libsvm's (``vs_reference``) and the peak memory of each
-(resident set size above the loaded data, measured in a fresh process per run). libsvm's kernel
-cache is 200 MB (SVC's default), and so is mlpr's (``cache_mb``). Results go to
-``benchmarks/results_svm.json``, rows in the style of ``benchmarks/run.py``.
+training image of the pair (about 12,000, pixels / 255): the linear model (mlpr's
+`train_svm_linear`, whose default solver for more samples than features is the interior point
+method) at C = 1 and C = 10, the linear kernel through `train_svm_kernel` (SMO, the solver every
+kernel uses) at C = 1, and the polynomial (d = 2, c = 1) and RBF (gamma = 1 on unit-norm images)
+kernels at C = 1. mlpr runs with tol = 1e-3, libsvm's default stopping tolerance; each row checks
+that the two dual objectives agree within 1e-6 (relative) and reports mlpr's time over libsvm's
+(``vs_reference``) and the peak memory of each (resident set size above the loaded data,
+measured in a fresh process per run). libsvm's kernel cache is 200 MB (SVC's default), and so is
+mlpr's (``cache_mb``). Results go to ``benchmarks/results_svm.json``, rows in the style of
+``benchmarks/run.py``.
 """
 
 from __future__ import annotations
@@ -26,7 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
-KERNELS = ("linear", "poly d = 2", "RBF gamma = 1")
+ROWS = (  # (name, C)
+    ("linear model", 1.0),
+    ("linear model", 10.0),
+    ("linear kernel (SMO)", 1.0),
+    ("poly d = 2", 1.0),
+    ("RBF gamma = 1", 1.0),
+)
 
 
 def _problem(name: str, a: int, b: int):
@@ -34,7 +43,7 @@ def _problem(name: str, a: int, b: int):
     from mlpr.svm import linear_kernel, poly_kernel, rbf_kernel
 
     D, L = load_mnist_pair(a, b)
-    if name == "linear":
+    if name.startswith("linear"):
         return D, L, linear_kernel(), dict(kernel="linear")
     if name == "poly d = 2":
         return D, L, poly_kernel(2, 1.0), dict(kernel="poly", degree=2, gamma=1.0, coef0=1.0)
@@ -46,21 +55,25 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # kB on Linux
 
 
-def one_run(impl: str, name: str, a: int, b: int) -> dict:
+def one_run(impl: str, name: str, C: float, a: int, b: int) -> dict:
     """Train once in this process; time, peak memory above the data, dual objective."""
     D, L, kernel, sk = _problem(name, a, b)
     base = _rss_mb()
     t = time.perf_counter()
     if impl == "mlpr":
-        from mlpr.svm import train_svm_kernel
+        from mlpr.svm import train_svm_kernel, train_svm_linear
 
-        m = train_svm_kernel(D, L, 1.0, kernel, None, tol=1e-3)
+        if name == "linear model":
+            m = train_svm_linear(D, L, C, K=None, tol=1e-3)
+        else:
+            m = train_svm_kernel(D, L, C, kernel, None, tol=1e-3)
         seconds = time.perf_counter() - t
         return {"seconds": seconds, "peak_mb": _rss_mb() - base, "dual": m.dual_objective,
-                "n_sv": int(m.alpha.size), "n_iter": m.n_iter, "gap": m.duality_gap}
+                "n_sv": int(np.count_nonzero(m.alpha)), "n_iter": m.n_iter,
+                "gap": m.duality_gap}
     from sklearn.svm import SVC
 
-    svc = SVC(C=1.0, **sk).fit(D.T, L)
+    svc = SVC(C=C, **sk).fit(D.T, L)
     seconds = time.perf_counter() - t
     peak = _rss_mb() - base
     ya = svc.dual_coef_.ravel()  # alpha_i z_i
@@ -70,8 +83,8 @@ def one_run(impl: str, name: str, a: int, b: int) -> dict:
             "n_iter": int(svc.n_iter_[0])}
 
 
-def _child(impl: str, name: str, a: int, b: int) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--one", impl, name, str(a), str(b)],
+def _child(impl: str, name: str, C: float, a: int, b: int) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--one", impl, name, str(C), str(a), str(b)],
                          capture_output=True, text=True, check=True, env=dict(os.environ))
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -81,21 +94,24 @@ def main(argv=None) -> None:
     ap.add_argument("--pair", type=int, nargs=2, default=(3, 8))
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path(__file__).with_name("results_svm.json"))
-    ap.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
+    ap.add_argument("--one", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
-        impl, name, a, b = args.one
-        print(json.dumps(one_run(impl, name, int(a), int(b))))
+        impl, name, C, a, b = args.one
+        print(json.dumps(one_run(impl, name, float(C), int(a), int(b))))
         return
     a, b = args.pair
-    rows = []
-    for name in KERNELS:
-        runs = {impl: [_child(impl, name, a, b) for _ in range(args.repeats)]
-                for impl in ("mlpr", "sklearn")}
+    rows, libsvm = [], {}
+    for name, C in ROWS:
+        runs = {"mlpr": [_child("mlpr", name, C, a, b) for _ in range(args.repeats)]}
+        key = ("linear" if name.startswith("linear") else name, C)  # one libsvm run per problem
+        if key not in libsvm:
+            libsvm[key] = [_child("sklearn", name, C, a, b) for _ in range(args.repeats)]
+        runs["sklearn"] = libsvm[key]
         med = {impl: float(np.median([r["seconds"] for r in rs])) for impl, rs in runs.items()}
         ours, ref = runs["mlpr"][0], runs["sklearn"][0]
         rel = (ours["dual"] - ref["dual"]) / abs(ref["dual"])
-        row = {"operation": f"SVM {name}, MNIST {a} v {b}, C = 1", "seconds": med["mlpr"],
+        row = {"operation": f"SVM {name}, MNIST {a} v {b}, C = {C:g}", "seconds": med["mlpr"],
                "reference": "sklearn SVC (libsvm)", "reference_seconds": med["sklearn"],
                "vs_reference": med["mlpr"] / med["sklearn"], "peak_mb": ours["peak_mb"],
                "reference_peak_mb": ref["peak_mb"], "dual": ours["dual"],
@@ -103,10 +119,10 @@ def main(argv=None) -> None:
                "n_sv_reference": ref["n_sv"], "n_iter": ours["n_iter"],
                "n_iter_reference": ref["n_iter"], "same_dual_1e-6": abs(rel) <= 1e-6}
         rows.append(row)
-        print(f"{row['operation']:42s} {med['mlpr'] * 1e3:9.1f} ms  {row['vs_reference']:5.2f}x "
+        print(f"{row['operation']:48s} {med['mlpr'] * 1e3:9.1f} ms  {row['vs_reference']:5.2f}x "
               f"sklearn SVC (libsvm)   peak {ours['peak_mb']:.0f} MB vs {ref['peak_mb']:.0f} MB",
               flush=True)
-        print(f"{'':42s} dual {ours['dual']:.10g} vs libsvm {ref['dual']:.10g} (relative "
+        print(f"{'':48s} dual {ours['dual']:.10g} vs libsvm {ref['dual']:.10g} (relative "
               f"{rel:+.2e}), {ours['n_sv']} vs {ref['n_sv']} support vectors", flush=True)
     import scipy
     import sklearn

@@ -204,11 +204,15 @@ def test_free_bias_smo_equals_slsqp(iris_vv):
 def test_kernel_model_with_linear_kernel_equals_linear_model(iris_vv):
     DTR, LTR, DVAL, _ = iris_vv
     for K in [None, 1.0, 3.0]:
-        lin = train_svm_linear(DTR, LTR, 1.0, K)
         ker = train_svm_kernel(DTR, LTR, 1.0, linear_kernel(), None if K is None else K * K)
-        np.testing.assert_allclose(ker.scores(DVAL), lin.scores(DVAL), atol=1e-6)
-        assert ker.dual_objective == pytest.approx(lin.dual_objective, rel=1e-9)
-        assert ker.primal_objective == pytest.approx(lin.primal_objective, rel=1e-9)
+        same_solver = "smo" if K is None else "cd"
+        for solver in ["ipm", same_solver]:
+            lin = train_svm_linear(DTR, LTR, 1.0, K, solver=solver)
+            np.testing.assert_allclose(ker.scores(DVAL), lin.scores(DVAL), atol=1e-6)
+            assert ker.dual_objective == pytest.approx(lin.dual_objective, rel=1e-9)
+            assert ker.primal_objective == pytest.approx(lin.primal_objective, rel=1e-9)
+        # the same solver finds the same alpha; the interior point may find another optimum:
+        # samples 11 and 34 coincide, so only their sum alpha_11 + alpha_34 is determined
         np.testing.assert_allclose(full_alpha(ker, LTR.size), lin.alpha, atol=1e-6)
 
 
@@ -467,3 +471,97 @@ def test_plot_svm_2d_and_one_vs_rest_regions(iris_sv):
                                  resolution=20)
     with pytest.raises(ValueError, match="at least 2 rows"):
         plot_svm_2d(D[:1], L, m.scores)
+
+
+# -- the interior point method of the linear model ------------------------------------------------
+
+
+def _random_problem(rng, N, D, shift=0.7):
+    L = (rng.random(N) < 0.4).astype(int)
+    X = rng.standard_normal((D, N)) + shift * (2 * L - 1)[None, :] * rng.random((D, 1))
+    return X, L
+
+
+@pytest.mark.parametrize("K", [None, 1.0, 5.0])
+@pytest.mark.parametrize("C,prior", [(0.1, None), (1.0, None), (10.0, 0.8)])
+def test_interior_point_equals_smo_and_coordinate_descent(K, C, prior):
+    # Two methods, one optimum: the interior point (then SMO / coordinate descent from its vertex)
+    # against SMO / coordinate descent from alpha = 0. The primal optimum (w, b) is unique.
+    rng = np.random.default_rng(int(10 * C) + (0 if K is None else int(K)))
+    X, L = _random_problem(rng, 300, 8)
+    ipm = train_svm_linear(X, L, C, K, prior, solver="ipm")
+    ref = train_svm_linear(X, L, C, K, prior, solver="smo" if K is None else "cd")
+    assert ipm.kkt_violation <= 1e-6
+    assert abs(ipm.duality_gap) <= 1e-9 * ipm.dual_objective
+    assert ipm.dual_objective == pytest.approx(ref.dual_objective, rel=1e-10)
+    np.testing.assert_allclose(ipm.w, ref.w, atol=1e-6 * np.abs(ref.w).max())
+    assert ipm.b == pytest.approx(ref.b, abs=1e-6)
+
+
+@pytest.mark.parametrize("equality", [True, False])
+def test_interior_point_alone_reaches_the_optimum_inside_the_box(equality):
+    # The interior point method by itself, before any SMO step: strictly inside the box, the
+    # equality held, and the objective within 1e-8 of the optimum found by SMO / coordinate
+    # descent; its multipliers s, t >= 0 and the complementarity products all small.
+    from mlpr.svm import _ipm, _low_rank_factor, _GramColumns, LinearKernel
+
+    rng = np.random.default_rng(3)
+    X, L = _random_problem(rng, 200, 6)
+    z, C = 2.0 * L - 1.0, np.full(L.size, 2.0)
+    ref = train_svm_linear(X, L, 2.0, None if equality else 1.0,
+                           solver="smo" if equality else "cd")
+    cols = _GramColumns(LinearKernel(), X, 0.0 if equality else 1.0, 2.0**20, eager=False)
+    V = _low_rank_factor(cols, z)
+    alpha, s, t, steps = _ipm(V, z, C, equality)
+    assert steps < 60
+    assert np.all(alpha > 0) and np.all(alpha < C) and np.all(s > 0) and np.all(t > 0)
+    if equality:
+        assert abs(z @ alpha) <= 1e-10 * C.sum()
+    Va = V @ alpha
+    f = 0.5 * Va @ Va - alpha.sum()
+    assert -f == pytest.approx(ref.dual_objective, rel=1e-8)
+    assert alpha @ s + (C - alpha) @ t <= 1e-8 * abs(f)
+
+
+def test_woodbury_solve_equals_direct_solve():
+    from mlpr.svm import _woodbury
+
+    rng = np.random.default_rng(4)
+    V = rng.standard_normal((5, 40))
+    theta = 10.0 ** rng.uniform(-6, 6, 40)  # as spread as near the end of the interior point
+    r = rng.standard_normal(40)
+    direct = np.linalg.solve(np.diag(theta) + V.T @ V, r)
+    np.testing.assert_allclose(_woodbury(V, theta)(r), direct, rtol=1e-7, atol=1e-12)
+
+
+def test_interior_point_vertex_is_feasible():
+    # Rounding the interior point to its bounds keeps 0 <= alpha <= C exactly and restores
+    # sum_i alpha_i z_i = 0, with and without free variables to absorb the residual.
+    from mlpr.svm import _ipm_to_vertex
+
+    z = np.array([1.0, 1.0, -1.0, -1.0, 1.0, -1.0])
+    C = np.full(6, 2.0)
+    alpha = np.array([1e-11, 2.0 - 1e-11, 0.7, 1.3 + 3e-11, 0.6, 1e-11])  # z'alpha = 0.6 + ...
+    s = np.array([0.5, 1e-12, 1e-12, 1e-12, 1e-12, 0.5])
+    t = np.array([1e-12, 0.5, 1e-12, 1e-12, 1e-12, 1e-12])
+    a = _ipm_to_vertex(alpha, s, t, z, C, equality=True)
+    assert a[0] == 0.0 and a[1] == 2.0 and a[5] == 0.0  # on their bounds, exactly
+    assert abs(z @ a) <= 1e-15
+    assert np.all((a >= 0) & (a <= C))
+    a = _ipm_to_vertex(np.array([1e-11, 2.0 - 1e-11]), np.array([0.5, 1e-12]),
+                       np.array([1e-12, 0.5]), np.array([1.0, -1.0]), np.full(2, 2.0), True)
+    assert abs(a @ [1.0, -1.0]) <= 1e-15 and np.all((a >= 0) & (a <= 2.0))
+
+
+def test_interior_point_is_the_default_when_features_are_fewer_than_samples(iris_vv):
+    DTR, LTR, _, _ = iris_vv
+    assert train_svm_linear(DTR, LTR, 1.0, None) == train_svm_linear(DTR, LTR, 1.0, None,
+                                                                      solver="ipm")
+    assert train_svm_linear(DTR, LTR, 1.0, 1.0) == train_svm_linear(DTR, LTR, 1.0, 1.0,
+                                                                     solver="ipm")
+    X, L = DTR[:, :4], np.array([0, 1, 0, 1])  # D = N = 4: SMO
+    assert train_svm_linear(X, L, 1.0, None) == train_svm_linear(X, L, 1.0, None, solver="smo")
+    with pytest.raises(ValueError, match="finite C"):
+        train_svm_linear(DTR, LTR, np.inf, None, solver="ipm")
+    with pytest.raises(ValueError, match="solver must be one of"):
+        train_svm_kernel(DTR, LTR, 1.0, linear_kernel(), None, solver="ipm")
