@@ -865,32 +865,21 @@ def _ipm(V: np.ndarray, z, C, equality: bool, max_iter: int = 100):
     N = z.size
     alpha, b = 0.5 * C, 0.0
     s, t = np.ones(N), np.ones(N)
-    it = 0
-    for it in range(1, max_iter + 1):
+    steps = 0
+    while steps < max_iter:
         u = C - alpha  # the distance to the upper bound
         g = V.T @ (V @ alpha) - 1.0  # grad f = H alpha - 1
         r_dual = g + b * z - s + t if equality else g - s + t
-        r_eq = float(z @ alpha) if equality else 0.0
+        r_eq = float(z @ alpha) if equality else None
         gap = float(alpha @ s + u @ t)  # the duality gap on the central path
         f = 0.5 * float(alpha @ (g + 1.0)) - float(alpha.sum())
         if gap <= 1e-9 * (1.0 + abs(f)):
             break
-        theta = s / alpha + t / u
         try:
-            solve = _woodbury(V, theta)
+            solve = _woodbury(V, s / alpha + t / u)
         except np.linalg.LinAlgError:  # the last steps lost definiteness to rounding: stop
             break
-        hz = solve(z) if equality else None
-
-        def newton(r_s, r_t):
-            """The step for the complementarity targets alpha s -> r_s, (C - alpha) t -> r_t."""
-            d_alpha = solve(-r_dual + r_s / alpha - r_t / u)
-            d_b = 0.0
-            if equality:  # the bordered system by its Schur complement z' (H + Theta)^-1 z
-                d_b = (z @ d_alpha + r_eq) / (z @ hz)
-                d_alpha = d_alpha - d_b * hz
-            return d_alpha, d_b, (r_s - s * d_alpha) / alpha, (r_t + t * d_alpha) / u
-
+        newton = partial(_ipm_direction, solve, z, alpha, u, s, t, r_dual, r_eq)
         da, db, ds, dt = newton(-alpha * s, -u * t)  # predictor: the affine-scaling step
         step = _longest_step(alpha, u, s, t, da, ds, dt)
         gap_aff = (alpha + step * da) @ (s + step * ds) + (u - step * da) @ (t + step * dt)
@@ -898,7 +887,23 @@ def _ipm(V: np.ndarray, z, C, equality: bool, max_iter: int = 100):
         da, db, ds, dt = newton(mu - alpha * s - da * ds, mu - u * t + da * dt)  # corrector
         step = min(1.0, 0.995 * _longest_step(alpha, u, s, t, da, ds, dt))
         alpha, b, s, t = alpha + step * da, b + step * db, s + step * ds, t + step * dt
-    return alpha, s, t, it
+        steps += 1
+    return alpha, s, t, steps
+
+
+def _ipm_direction(solve, z, alpha, u, s, t, r_dual, r_eq, r_s, r_t):
+    r"""The Newton direction of the KKT equations of `_ipm` with the complementarity targets
+    :math:`\alpha_i s_i \to` r_s, :math:`(C_i - \alpha_i) t_i \to` r_t: eliminating
+    :math:`\Delta s = (r_s - s\Delta\alpha)/\alpha` and :math:`\Delta t = (r_t +
+    t\Delta\alpha)/u` leaves :math:`(H + \Theta)\Delta\alpha + z\Delta b = -r_{dual} +
+    r_s/\alpha - r_t/u`, and with the equality (r_eq not None), :math:`z^T\Delta\alpha =
+    -z^T\alpha`, solved by the Schur complement :math:`z^T(H + \Theta)^{-1}z`."""
+    d_alpha, d_b = solve(-r_dual + r_s / alpha - r_t / u), 0.0
+    if r_eq is not None:
+        hz = solve(z)
+        d_b = (z @ d_alpha + r_eq) / (z @ hz)
+        d_alpha = d_alpha - d_b * hz
+    return d_alpha, d_b, (r_s - s * d_alpha) / alpha, (r_t + t * d_alpha) / u
 
 
 def _woodbury(V: np.ndarray, theta: np.ndarray):

@@ -503,7 +503,7 @@ def test_interior_point_alone_reaches_the_optimum_inside_the_box(equality):
     # The interior point method by itself, before any SMO step: strictly inside the box, the
     # equality held, and the objective within 1e-8 of the optimum found by SMO / coordinate
     # descent; its multipliers s, t >= 0 and the complementarity products all small.
-    from mlpr.svm import _ipm, _low_rank_factor, _GramColumns, LinearKernel
+    from mlpr.svm import LinearKernel, _GramColumns, _ipm, _low_rank_factor
 
     rng = np.random.default_rng(3)
     X, L = _random_problem(rng, 200, 6)
