@@ -18,7 +18,11 @@ Two formulations, both solved to the KKT conditions (not to a fixed iteration co
    :math:`H_{ij} = z_i z_j k(x_i, x_j)` (eq. 173). :math:`b` comes from the KKT conditions
    (eq. 159, 164). :math:`C = \infty` on separable data is the hard margin (eq. 154-160). This is
    the problem libsvm (scikit-learn's ``SVC``) solves; here by SMO with libsvm's second-order
-   working-set selection (Fan, Chen and Lin, JMLR 2005).
+   working-set selection (Fan, Chen and Lin, JMLR 2005). The linear model with more samples than
+   features is solved by an interior point method first (``solver="ipm"``, its default):
+   :math:`H = V^TV` has rank at most D, so each of its 20-40 Newton steps costs one (D, D)
+   Cholesky factorisation and no Gram matrix (Ferris and Munson 2003); SMO then finishes from the
+   bounds it identified, usually in a few hundred pair steps.
 
 2. **The course labs' variant**, bias absorbed by a constant feature ``K`` appended to every
    sample (linear model: the bias is regularised, :math:`\frac12(\|w\|^2 + b^2 / K^2)`), or by a
@@ -51,7 +55,11 @@ steps on a face of at most 1,500 free variables, a few (1500, 1500) matrices: at
 200 MB + 8 (320 N + 10^7) bytes with the default cache. Measured on a 12,000-image MNIST pair
 (``benchmarks/bench_svm.py``): 160-190 MB above the data, against libsvm's 40-100 MB (it caches
 columns in single precision, restricted to the active set).
-``solver="lbfgsb"`` always builds the full matrix.
+``solver="lbfgsb"`` always builds the full matrix. The interior point method of the linear model
+needs the (D', N) matrix of the samples times their labels (D' = the features not zero on every
+sample, plus one for ``K``), a scaled copy of it and a (D', D') matrix: about 16 D' N + 8 D'^2
+bytes (120 MB on the MNIST pair), plus the cache of the SMO or coordinate-descent steps that
+finish its solution, which compute few columns.
 
 SMO uses libsvm's shrinking (``shrinking=True``): variables stuck at a bound are set aside and
 brought back, with an exact gradient, before the KKT conditions are checked on every sample;
@@ -984,7 +992,8 @@ class LinearSVM:
         The largest violation of the KKT conditions at alpha (see `train_svm_linear`).
     n_iter : int
         Solver iterations (pair updates for SMO, coordinate updates for coordinate descent,
-        L-BFGS-B iterations plus any coordinate steps that continued them).
+        L-BFGS-B iterations plus any coordinate steps that continued them, interior point steps
+        plus the SMO or coordinate steps that finished them).
     """
 
     w: np.ndarray
@@ -1183,10 +1192,14 @@ def train_svm_linear(D, L, C, K=1.0, prior=None, *, solver=None, tol=_DEFAULT_TO
         None: the notes' SVM with a free bias (eq. 162-166).
     prior : float, optional
         Re-balance the classes for the target prior :math:`\pi_T` (eq. 181-182).
-    solver : {"smo", "cd", "lbfgsb"}, optional
-        "smo" (the only one, and the default, for ``K=None``); for a number K, "cd" (default,
-        dual coordinate descent) or "lbfgsb" (the labs' teaching solver, continued by
-        coordinate descent until the KKT conditions hold).
+    solver : {"ipm", "smo", "cd", "lbfgsb"}, optional
+        "ipm": an interior point method (`_ipm`; cost per step O(N D^2), no Gram matrix) whose
+        solution SMO (``K=None``) or coordinate descent (K set) finishes to ``tol``: the default
+        when D < N and C is finite. "smo" for ``K=None`` (the default otherwise); for a number
+        K, "cd" (the default otherwise, dual coordinate descent) or "lbfgsb" (the labs'
+        teaching solver, continued by coordinate descent until the KKT conditions hold). All
+        reach the same optimum to ``tol``; alpha itself is unique only when no two training
+        samples coincide (w and b are always unique).
     tol : float
         KKT tolerance: free bias, :math:`\max_{up}(-z_i\nabla_i) - \min_{low}(-z_i\nabla_i)`
         (libsvm's criterion); box only, the largest projected gradient.
@@ -1274,7 +1287,8 @@ def train_svm_kernel(D, L, C, kernel, eps=1.0, prior=None, *, solver=None, tol=_
     prior : float, optional
         Re-balancing target prior (eq. 181-182).
     solver, tol, max_iter, cache_mb, shrinking
-        As in `train_svm_linear`.
+        As in `train_svm_linear`, without "ipm" (a kernel's H has no low-rank factor at hand:
+        for the linear kernel, `train_svm_linear` is the fast path).
 
     Returns
     -------
