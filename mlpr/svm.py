@@ -18,11 +18,14 @@ Two formulations, both solved to the KKT conditions (not to a fixed iteration co
    :math:`H_{ij} = z_i z_j k(x_i, x_j)` (eq. 173). :math:`b` comes from the KKT conditions
    (eq. 159, 164). :math:`C = \infty` on separable data is the hard margin (eq. 154-160). This is
    the problem libsvm (scikit-learn's ``SVC``) solves; here by SMO with libsvm's second-order
-   working-set selection (Fan, Chen and Lin, JMLR 2005). The linear model with more samples than
-   features is solved by an interior point method first (``solver="ipm"``, its default):
-   :math:`H = V^TV` has rank at most D, so each of its 20-40 Newton steps costs one (D, D)
-   Cholesky factorisation and no Gram matrix (Ferris and Munson 2003); SMO then finishes from the
-   bounds it identified, usually in a few hundred pair steps.
+   working-set selection (Fan, Chen and Lin, JMLR 2005). When the kernel's feature space has
+   m <= N / 4 dimensions (the linear kernel, m = D; the polynomial kernel on few features, m =
+   binom(D + d, d)) an interior point method comes first (``solver="ipm"``, then the default):
+   :math:`H = V^TV` has rank at most m, so each of its 20-40 Newton steps costs one (m, m)
+   Cholesky factorisation and no Gram matrix (Ferris and Munson 2003; V from the features, or a
+   pivoted Cholesky factorisation of the Gram matrix); SMO then finishes from the bounds it
+   identified, in a few hundred pair steps at most. At large C, where SMO needs millions of pair
+   steps (libsvm too), this is what keeps training to seconds.
 
 2. **The course labs' variant**, bias absorbed by a constant feature ``K`` appended to every
    sample (linear model: the bias is regularised, :math:`\frac12(\|w\|^2 + b^2 / K^2)`), or by a
@@ -69,6 +72,7 @@ brought back, with an exact gradient, before the KKT conditions are checked on e
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 from functools import partial
 from numbers import Real
@@ -116,6 +120,7 @@ _PREFETCH = 64  # kernel columns computed together on a cache miss
 _SHRINK_EVERY = 1000  # SMO iterations between two shrinking steps
 _FACE_PERIOD = 100  # fewest iterations between two Newton steps on the current face
 _DEFAULT_CACHE_MB = 200.0
+_IPM_MAX_STEPS = 100  # interior point steps (20-40 are usual) before SMO / CD take over anyway
 
 
 # ------------------------------------------------------------------------------------------------
@@ -837,7 +842,7 @@ def _lbfgsb(Gram: np.ndarray, z, C, max_iter):
     return alpha, int(info["nit"])
 
 
-def _ipm(V: np.ndarray, z, C, equality: bool, max_iter: int = 100):
+def _ipm(V: np.ndarray, z, C, equality: bool, max_iter: int = _IPM_MAX_STEPS):
     r"""Interior point method for the dual of a linear SVM, whose Hessian has low rank.
 
     The dual, as a minimisation: :math:`f(\alpha) = \frac12\alpha^TV^TV\alpha - \mathbf1^T\alpha`,
@@ -1092,12 +1097,10 @@ def _kernel_scores(kernel, SV, za, xi, b, X) -> np.ndarray:
 # trainers
 
 
-def _check_options(solver, free_bias: bool, tol, max_iter, cache_mb, ipm=None):
-    """Validated options. ``ipm``: None for a kernel model (no interior point solver), else
-    whether the interior point method is the linear model's default (see `train_svm_linear`)."""
+def _check_options(solver, free_bias: bool, tol, max_iter, cache_mb, ipm: bool):
+    """Validated options; ``ipm``: whether the interior point method is the default."""
     choices = ("smo",) if free_bias else ("cd", "lbfgsb")
-    if ipm is not None:
-        choices = ("ipm",) + choices if ipm else choices + ("ipm",)
+    choices = ("ipm",) + choices if ipm else choices + ("ipm",)
     if solver is None:
         solver = choices[0]
     if solver not in choices:
@@ -1108,6 +1111,12 @@ def _check_options(solver, free_bias: bool, tol, max_iter, cache_mb, ipm=None):
     max_iter = check_int(max_iter, "max_iter", low=1)
     cache_mb = check_real(cache_mb, "cache_mb", low=0.0, strict=True)
     return solver, tol, max_iter, cache_mb * 2.0**20
+
+
+def _check_ipm(solver, Ci) -> None:
+    if solver == "ipm" and not np.all(np.isfinite(Ci)):
+        raise ValueError("solver='ipm' needs a finite C; the hard margin (C = inf) is solved by "
+                         "solver='smo' (free bias) or 'cd' (K or eps set)")
 
 
 def _check_separable(cols: _GramColumns, z: np.ndarray, free_bias: bool) -> None:
@@ -1127,11 +1136,59 @@ def _check_separable(cols: _GramColumns, z: np.ndarray, free_bias: bool) -> None
 
 
 def _low_rank_factor(cols: _GramColumns, z) -> np.ndarray:
-    """V with H = V'V for the linear kernel: columns z_i x_i (features that are zero on every
-    sample dropped, they add nothing), and a row sqrt(xi) z' for the labs' constant feature."""
-    X = cols.X[np.any(cols.X != 0, axis=1)]
-    V = X * z
-    return np.vstack([V, np.sqrt(cols.eps) * z]) if cols.eps > 0 else V
+    """V with H = V'V, one column per sample. Linear kernel: z_i x_i, the features that are zero
+    on every sample dropped (they add nothing), and a row sqrt(xi) z' for the labs' constant.
+    Other kernels: z times the pivoted Cholesky factor of the Gram matrix (`_pivoted_cholesky`),
+    of rank at most the kernel's `_rank_bound`."""
+    if isinstance(cols.kernel, LinearKernel):
+        V = cols.X[np.any(cols.X != 0, axis=1)] * z
+        return np.vstack([V, np.sqrt(cols.eps) * z]) if cols.eps > 0 else V
+    return _pivoted_cholesky(cols, _rank_bound(cols.kernel, cols.X) + (cols.eps > 0)) * z
+
+
+def _rank_bound(kernel, X: np.ndarray) -> int | None:
+    """The dimension of the kernel's feature space on these samples, an upper bound on the rank
+    of their Gram matrix: D' (the features not zero on every sample) for the linear kernel,
+    the number of monomials of degree <= d in D' variables, binom(D' + d, d), for the polynomial
+    kernel (degree exactly d, binom(D' + d - 1, d), when c = 0), the sum over a sum of kernels;
+    None when unbounded (RBF) or unknown (a function of one's own)."""
+    n = int(np.count_nonzero(np.any(X != 0, axis=1)))
+    if isinstance(kernel, LinearKernel):
+        return n
+    if isinstance(kernel, PolyKernel):
+        return math.comb(n + kernel.degree - (kernel.c == 0), kernel.degree)
+    if isinstance(kernel, SumKernel):
+        bounds = [_rank_bound(k, X) for k in kernel.terms]
+        return None if None in bounds else sum(bounds)
+    return None
+
+
+def _pivoted_cholesky(cols: _GramColumns, rank: int) -> np.ndarray:
+    r"""G (r, N), r <= rank, with :math:`G^TG` = the Gram matrix (plus xi) to rounding, for a
+    Gram matrix of rank at most ``rank``: the Cholesky factorisation with the largest remaining
+    diagonal as pivot, stopped after ``rank`` pivots or when every remaining diagonal entry is
+    rounding noise (1e-14 of the largest). The residual diagonal :math:`d_i = K_{ii} - \|G_{:i}
+    \|^2` bounds every entry of the error, :math:`|K_{ij} - (G^TG)_{ij}| \le \sqrt{d_id_j}`.
+    Costs ``rank`` kernel columns and :math:`O(N\,\text{rank}^2)` operations."""
+    d = cols.diag.copy()
+    G = np.zeros((rank, d.size))
+    floor = 1e-14 * d.max()
+    for r in range(rank):
+        i = int(np.argmax(d))
+        if d[i] <= floor:
+            return G[:r]
+        G[r] = (cols(i) - G[:r, i] @ G[:r]) / np.sqrt(d[i])
+        d -= G[r] ** 2
+        d[i] = 0.0
+    return G
+
+
+def _ipm_is_default(kernel, X: np.ndarray, eps: float, Ci: np.ndarray) -> bool:
+    """The interior point method is the default when C is finite and the kernel's feature space
+    (plus the constant feature of the labs' formulation) has at most N / 4 dimensions: its
+    steps then cost O(N m^2) with m <= N / 4, and SMO's many pair steps are what it saves."""
+    m = _rank_bound(kernel, X)
+    return bool(np.all(np.isfinite(Ci)) and m is not None and 4 * (m + (eps > 0)) <= X.shape[1])
 
 
 def _solve(cols: _GramColumns, z, Ci, free_bias, solver, tol, max_iter, shrinking=True):
@@ -1139,12 +1196,13 @@ def _solve(cols: _GramColumns, z, Ci, free_bias, solver, tol, max_iter, shrinkin
     if np.any(np.isinf(Ci)):
         _check_separable(cols, z, free_bias)
     if solver == "ipm":  # the interior point's solution, finished by SMO / coordinate descent
-        alpha, s, t, n_iter = _ipm(_low_rank_factor(cols, z), z, Ci, free_bias)
-        alpha = _ipm_to_vertex(alpha, s, t, z, Ci, free_bias)
+        alpha, s, t, n_iter = _ipm(_low_rank_factor(cols, z), z, Ci, free_bias,
+                                   min(max_iter, _IPM_MAX_STEPS))
+        alpha, rest = _ipm_to_vertex(alpha, s, t, z, Ci, free_bias), max_iter - n_iter
         if free_bias:
-            alpha, more = _smo_shrinking(cols, cols.diag, z, Ci, tol, max_iter, alpha0=alpha)
+            alpha, more = _smo_shrinking(cols, cols.diag, z, Ci, tol, rest, alpha0=alpha)
         else:
-            alpha, more = _dual_cd(cols, cols.diag, z, Ci, tol, max_iter, alpha0=alpha)
+            alpha, more = _dual_cd(cols, cols.diag, z, Ci, tol, rest, alpha0=alpha)
         n_iter += more
     elif free_bias and shrinking:
         alpha, n_iter = _smo_shrinking(cols, cols.diag, z, Ci, tol, max_iter)
@@ -1195,7 +1253,8 @@ def train_svm_linear(D, L, C, K=1.0, prior=None, *, solver=None, tol=_DEFAULT_TO
     solver : {"ipm", "smo", "cd", "lbfgsb"}, optional
         "ipm": an interior point method (`_ipm`; cost per step O(N D^2), no Gram matrix) whose
         solution SMO (``K=None``) or coordinate descent (K set) finishes to ``tol``: the default
-        when D < N and C is finite. "smo" for ``K=None`` (the default otherwise); for a number
+        when C is finite and 4 D' <= N (D' = the features not zero on every sample, plus one
+        for K). "smo" for ``K=None`` (the default otherwise); for a number
         K, "cd" (the default otherwise, dual coordinate descent) or "lbfgsb" (the labs'
         teaching solver, continued by coordinate descent until the KKT conditions hold). All
         reach the same optimum to ``tol``; alpha itself is unique only when no two training
@@ -1243,13 +1302,11 @@ def train_svm_linear(D, L, C, K=1.0, prior=None, *, solver=None, tol=_DEFAULT_TO
     prior = check_prior(prior, allow_none=True)
     z = 2.0 * L - 1.0
     Ci = _box(L, C, prior)
-    ipm = bool(D.shape[0] < D.shape[1] and np.all(np.isfinite(Ci)))
-    solver, tol, max_iter, cache = _check_options(solver, K is None, tol, max_iter, cache_mb,
-                                                  ipm=ipm)
-    if solver == "ipm" and not np.all(np.isfinite(Ci)):
-        raise ValueError("solver='ipm' needs a finite C; the hard margin (C = inf) is solved by "
-                         "solver='smo' (free bias) or 'cd' (K set)")
-    cols = _GramColumns(LinearKernel(), D, 0.0 if K is None else K * K, cache,
+    xi = 0.0 if K is None else K * K
+    solver, tol, max_iter, cache = _check_options(
+        solver, K is None, tol, max_iter, cache_mb, ipm=_ipm_is_default(LinearKernel(), D, xi, Ci))
+    _check_ipm(solver, Ci)
+    cols = _GramColumns(LinearKernel(), D, xi, cache,
                         eager=solver != "ipm")  # the interior point needs few columns
     alpha, G, b, violation, n_iter = _solve(cols, z, Ci, K is None, solver, tol, max_iter,
                                             check_bool(shrinking, "shrinking"))
@@ -1287,8 +1344,9 @@ def train_svm_kernel(D, L, C, kernel, eps=1.0, prior=None, *, solver=None, tol=_
     prior : float, optional
         Re-balancing target prior (eq. 181-182).
     solver, tol, max_iter, cache_mb, shrinking
-        As in `train_svm_linear`, without "ipm" (a kernel's H has no low-rank factor at hand:
-        for the linear kernel, `train_svm_linear` is the fast path).
+        As in `train_svm_linear`. "ipm" needs a kernel whose feature space has a known finite
+        dimension m (linear, polynomial, their sums) and is the default when 4 m <= N (m counts
+        the constant of ``eps``); otherwise "smo" (``eps=None``) or "cd" are.
 
     Returns
     -------
@@ -1316,10 +1374,17 @@ def train_svm_kernel(D, L, C, kernel, eps=1.0, prior=None, *, solver=None, tol=_
     if eps is not None:
         eps = check_real(eps, "eps", low=0.0)
     prior = check_prior(prior, allow_none=True)
-    solver, tol, max_iter, cache = _check_options(solver, eps is None, tol, max_iter, cache_mb)
     z = 2.0 * L - 1.0
     Ci = _box(L, C, prior)
-    cols = _GramColumns(kernel, D, 0.0 if eps is None else eps, cache)
+    xi = 0.0 if eps is None else eps
+    solver, tol, max_iter, cache = _check_options(
+        solver, eps is None, tol, max_iter, cache_mb, ipm=_ipm_is_default(kernel, D, xi, Ci))
+    _check_ipm(solver, Ci)
+    if solver == "ipm" and _rank_bound(kernel, D) is None:
+        raise ValueError(
+            f"solver='ipm' needs a kernel whose feature space has a known dimension (linear, "
+            f"polynomial, their sums), got {kernel!r}; use solver='smo' (eps=None) or 'cd'")
+    cols = _GramColumns(kernel, D, xi, cache, eager=solver != "ipm")
     alpha, G, b, violation, n_iter = _solve(cols, z, Ci, eps is None, solver, tol, max_iter,
                                             check_bool(shrinking, "shrinking"))
     sv = np.flatnonzero(alpha > 0)

@@ -204,8 +204,9 @@ def test_free_bias_smo_equals_slsqp(iris_vv):
 def test_kernel_model_with_linear_kernel_equals_linear_model(iris_vv):
     DTR, LTR, DVAL, _ = iris_vv
     for K in [None, 1.0, 3.0]:
-        ker = train_svm_kernel(DTR, LTR, 1.0, linear_kernel(), None if K is None else K * K)
         same_solver = "smo" if K is None else "cd"
+        ker = train_svm_kernel(DTR, LTR, 1.0, linear_kernel(), None if K is None else K * K,
+                               solver=same_solver)
         for solver in ["ipm", same_solver]:
             lin = train_svm_linear(DTR, LTR, 1.0, K, solver=solver)
             np.testing.assert_allclose(ker.scores(DVAL), lin.scores(DVAL), atol=1e-6)
@@ -294,8 +295,9 @@ def test_shrinking_fast_path_equals_plain_smo(iris_vv, monkeypatch):
     DTR, LTR, DVAL, _ = iris_vv
     for k, C in [(rbf_kernel(1.0), 1.0), (poly_kernel(2, 1.0), 10.0), (linear_kernel(), 10.0)]:
         for cache_mb in (400.0, 0.01):  # whole matrix, and a few cached columns
-            fast = train_svm_kernel(DTR, LTR, C, k, None, cache_mb=cache_mb)
-            plain = train_svm_kernel(DTR, LTR, C, k, None, shrinking=False, cache_mb=cache_mb)
+            fast = train_svm_kernel(DTR, LTR, C, k, None, solver="smo", cache_mb=cache_mb)
+            plain = train_svm_kernel(DTR, LTR, C, k, None, solver="smo", shrinking=False,
+                                     cache_mb=cache_mb)
             assert fast.kkt_violation <= 1e-6
             assert fast.dual_objective == pytest.approx(plain.dual_objective, rel=1e-10)
             np.testing.assert_allclose(fast.scores(DVAL), plain.scores(DVAL), atol=1e-6)
@@ -563,5 +565,64 @@ def test_interior_point_is_the_default_when_features_are_fewer_than_samples(iris
     assert train_svm_linear(X, L, 1.0, None) == train_svm_linear(X, L, 1.0, None, solver="smo")
     with pytest.raises(ValueError, match="finite C"):
         train_svm_linear(DTR, LTR, np.inf, None, solver="ipm")
-    with pytest.raises(ValueError, match="solver must be one of"):
-        train_svm_kernel(DTR, LTR, 1.0, linear_kernel(), None, solver="ipm")
+    with pytest.raises(ValueError, match="known dimension"):
+        train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(1.0), None, solver="ipm")
+    with pytest.raises(ValueError, match="finite C"):
+        train_svm_kernel(DTR, LTR, np.inf, poly_kernel(2, 1.0), None, solver="ipm")
+
+
+def test_rank_bound_of_the_kernels():
+    from mlpr.svm import _rank_bound
+
+    X = np.vstack([np.random.default_rng(5).standard_normal((6, 50)), np.zeros((2, 50))])
+    assert _rank_bound(linear_kernel(), X) == 6  # the two zero features do not count
+    assert _rank_bound(poly_kernel(2, 1.0), X) == 28  # monomials of degree <= 2 in 6 variables
+    assert _rank_bound(poly_kernel(2, 0.0), X) == 21  # degree exactly 2: 6 * 7 / 2
+    assert _rank_bound(poly_kernel(3, 2.0), X) == 84
+    assert _rank_bound(linear_kernel() + poly_kernel(2, 0.0), X) == 27
+    assert _rank_bound(rbf_kernel(1.0), X) is None
+    assert _rank_bound(linear_kernel() + rbf_kernel(1.0), X) is None
+
+
+@pytest.mark.parametrize("kernel", [poly_kernel(2, 1.0), poly_kernel(3, 0.0), linear_kernel()])
+def test_pivoted_cholesky_reproduces_the_gram_matrix(kernel):
+    # G'G = K to rounding, with as many rows as the rank the closed form of the feature space
+    # predicts (numpy's matrix_rank of K, an SVD, as the second method)
+    from mlpr.svm import LinearKernel, _GramColumns, _pivoted_cholesky, _rank_bound
+
+    X = np.random.default_rng(6).standard_normal((4, 120))
+    cols = _GramColumns(kernel, X, 0.0, 2.0**20, eager=False)
+    G = _pivoted_cholesky(cols, _rank_bound(kernel, X))
+    K = kernel(X, X)
+    np.testing.assert_allclose(G.T @ G, K, atol=1e-10 * np.abs(K).max())
+    assert G.shape[0] == np.linalg.matrix_rank(K) == _rank_bound(kernel, X)
+    assert isinstance(kernel, LinearKernel) or G.shape[0] < 120
+
+
+@pytest.mark.parametrize("eps", [None, 1.0])
+@pytest.mark.parametrize("kernel,C", [(poly_kernel(2, 1.0), 1.0), (poly_kernel(3, 1.0), 0.5)])
+def test_kernel_interior_point_equals_smo_and_coordinate_descent(kernel, C, eps):
+    rng = np.random.default_rng(7)
+    X, L = _random_problem(rng, 400, 3)
+    X[0] += 0.5 * X[1] ** 2 * (2 * L - 1)  # a curved boundary
+    ipm = train_svm_kernel(X, L, C, kernel, eps, solver="ipm")
+    ref = train_svm_kernel(X, L, C, kernel, eps, solver="smo" if eps is None else "cd")
+    assert ipm.kkt_violation <= 1e-6
+    assert abs(ipm.duality_gap) <= 1e-8 * ipm.dual_objective  # KKT violated by <= tol = 1e-6
+    assert ipm.dual_objective == pytest.approx(ref.dual_objective, rel=1e-9)
+    np.testing.assert_allclose(ipm.scores(X), ref.scores(X), atol=1e-6)
+
+
+def test_kernel_default_solver(iris_vv):
+    DTR, LTR, _, _ = iris_vv  # 66 samples, 4 features
+    poly = poly_kernel(2, 1.0)  # 15 dimensions (+ 1 for eps): 4 * 16 <= 66, interior point
+    assert train_svm_kernel(DTR, LTR, 1.0, poly) == train_svm_kernel(DTR, LTR, 1.0, poly,
+                                                                     solver="ipm")
+    rbf = rbf_kernel(1.0)  # no finite feature space: SMO / coordinate descent
+    assert train_svm_kernel(DTR, LTR, 1.0, rbf, None) == train_svm_kernel(DTR, LTR, 1.0, rbf,
+                                                                          None, solver="smo")
+    assert train_svm_kernel(DTR, LTR, 1.0, rbf) == train_svm_kernel(DTR, LTR, 1.0, rbf,
+                                                                    solver="cd")
+    cubic = poly_kernel(3, 1.0)  # 35 dimensions: 4 * 35 > 66, SMO
+    assert train_svm_kernel(DTR, LTR, 1.0, cubic, None) == train_svm_kernel(
+        DTR, LTR, 1.0, cubic, None, solver="smo")
