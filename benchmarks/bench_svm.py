@@ -9,9 +9,9 @@ method) at C = 1 and C = 10, the linear kernel through `train_svm_kernel` (SMO, 
 kernel uses) at C = 1, and the polynomial (d = 2, c = 1) and RBF (gamma = 1 on unit-norm images)
 kernels at C = 1; and the polynomial kernels on a seeded 2,000-sample problem with 6 features
 (d = 2 at C = 100, d = 3 at C = 1), where their feature space is small and mlpr's default is the
-interior point method. mlpr runs with tol = 1e-3, libsvm's default stopping tolerance; each row checks
-that the two dual objectives agree within 1e-6 (relative) and reports mlpr's time over libsvm's
-(``vs_reference``) and the peak memory of each (resident set size above the loaded data,
+interior point method. mlpr runs with tol = 1e-3, libsvm's default stopping tolerance; each row
+checks that the two dual objectives agree within 1e-6 (relative) and reports mlpr's time over
+libsvm's (``vs_reference``) and the peak memory of each (resident set size above the loaded data,
 measured in a fresh process per run). libsvm's kernel cache is 200 MB (SVC's default), and so is
 mlpr's (``cache_mb``). Results go to ``benchmarks/results_svm.json``, rows in the style of
 ``benchmarks/run.py``.

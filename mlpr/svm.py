@@ -869,7 +869,9 @@ def _ipm(V: np.ndarray, z, C, equality: bool, max_iter: int = _IPM_MAX_STEPS):
 
     i.e. by the Cholesky factor of an (m, m) matrix: :math:`O(N m^2)` operations and
     :math:`O(N m)` memory per step, no Gram matrix (Ferris and Munson, SIAM J. Optim. 2003).
-    About 20-40 steps bring the duality gap to 1e-9 of the objective; the solution is then
+    About 20-40 steps bring the duality gap to 1e-9 of the objective and the residual of the
+    first equation to 1e-6 of the gradient's scale, :math:`\max_i H_{ii} \max_i C_i`; the
+    solution is then
     interior (no alpha exactly at a bound), and `_ipm_to_vertex` hands it over to SMO or
     coordinate descent, which finish to the KKT tolerance.
     Starts from :math:`\alpha = C/2`, :math:`s = t = 1` (the scale of the linear term), b = 0.
@@ -878,15 +880,16 @@ def _ipm(V: np.ndarray, z, C, equality: bool, max_iter: int = _IPM_MAX_STEPS):
     N = z.size
     alpha, b = 0.5 * C, 0.0
     s, t = np.ones(N), np.ones(N)
+    r_tol = 1e-6 * (1.0 + np.max(np.einsum("ij,ij->j", V, V)) * np.max(C))  # gradient's scale
     steps = 0
     while steps < max_iter:
         u = C - alpha  # the distance to the upper bound
         g = V.T @ (V @ alpha) - 1.0  # grad f = H alpha - 1
         r_dual = g + b * z - s + t if equality else g - s + t
         r_eq = float(z @ alpha) if equality else None
-        gap = float(alpha @ s + u @ t)  # the duality gap on the central path
+        gap = float(alpha @ s + u @ t)  # the duality gap once the residuals vanish
         f = 0.5 * float(alpha @ (g + 1.0)) - float(alpha.sum())
-        if gap <= 1e-9 * (1.0 + abs(f)):
+        if gap <= 1e-9 * (1.0 + abs(f)) and np.max(np.abs(r_dual)) <= r_tol:
             break
         try:
             solve = _woodbury(V, s / alpha + t / u)
@@ -1221,9 +1224,12 @@ def _solve(cols: _GramColumns, z, Ci, free_bias, solver, tol, max_iter, shrinkin
     else:
         violation, b = float(np.max(np.abs(_projected_gradient(alpha, G, Ci)))), 0.0
     if n_iter >= max_iter and violation > tol:
+        scale = float(np.max(Ci * cols.diag))
+        hint = (f", or standardise the features or lower C: C_i k(x_i, x_i) reaches {scale:.3g}, "
+                f"and the dual needs very many steps when it is large" if scale > 1e4 else "")
         warnings.warn(
             f"the SVM solver stopped after max_iter = {max_iter} iterations with the KKT "
-            f"conditions violated by {violation:.3g} > tol = {tol:g}; raise max_iter",
+            f"conditions violated by {violation:.3g} > tol = {tol:g}; raise max_iter{hint}",
             ConvergenceWarning, stacklevel=3,
         )
     return alpha, G, b, violation, n_iter

@@ -626,3 +626,37 @@ def test_kernel_default_solver(iris_vv):
     cubic = poly_kernel(3, 1.0)  # 35 dimensions: 4 * 35 > 66, SMO
     assert train_svm_kernel(DTR, LTR, 1.0, cubic, None) == train_svm_kernel(
         DTR, LTR, 1.0, cubic, None, solver="smo")
+
+
+def test_badly_scaled_features_are_named_in_the_convergence_warning():
+    # pixel-like features times 1e4 with C = 1: the dual is that of C = 1e8 on unit-scale
+    # features, where SMO needs millions of pair steps; the warning says what to change
+    rng = np.random.default_rng(8)
+    X, L = _random_problem(rng, 200, 5)
+    with pytest.warns(ConvergenceWarning, match="standardise the features or lower C"):
+        train_svm_linear(X * 1e4, L, 1.0, None, solver="smo", max_iter=200)
+    with pytest.warns(ConvergenceWarning, match="raise max_iter$"):
+        train_svm_linear(X, L, 1.0, None, solver="smo", max_iter=5)
+
+
+def test_interior_point_scale_invariance_and_no_early_stop():
+    # Features times s with C is the problem of the unit features with C s^2, alpha / s^2 and
+    # objective / s^2 (H scales by s^2).
+    from mlpr.svm import LinearKernel, _GramColumns, _ipm, _low_rank_factor
+
+    rng = np.random.default_rng(9)
+    X, L = _random_problem(rng, 200, 5)
+    z, s = 2.0 * L - 1.0, 1e3
+    scaled = train_svm_linear(X * s, L, 1.0, None, solver="ipm")
+    unit = train_svm_linear(X, L, s * s, None, solver="ipm")
+    assert scaled.kkt_violation <= 1e-6 and unit.kkt_violation <= 1e-6
+    assert scaled.dual_objective * s * s == pytest.approx(unit.dual_objective, rel=1e-8)
+    np.testing.assert_allclose(scaled.scores(X * s), unit.scores(X), atol=1e-5)  # tol = 1e-6
+    # At s = 1e4 the interior point starts far from the optimum (minus the dual objective is
+    # +6e11 at alpha = C / 2, about -1e-6 at the optimum): it must not stop on a duality gap
+    # that is small only relative to that starting objective (it once stopped at step 0).
+    cols = _GramColumns(LinearKernel(), X * 1e4, 0.0, 2.0**20, eager=False)
+    V = _low_rank_factor(cols, z)
+    alpha, _, _, steps = _ipm(V, z, np.ones(200), True)
+    Va = V @ alpha
+    assert steps > 5 and 0.5 * Va @ Va - alpha.sum() < 0
