@@ -4,9 +4,9 @@
 
 Both solve the same problem, the notes' soft-margin dual with a free bias (eq. 165-166), on every
 training image of the pair (about 12,000, pixels / 255): the linear model (mlpr's
-`train_svm_linear`, whose default solver for more samples than features is the interior point
-method) at C = 1 and C = 10, the linear kernel through `train_svm_kernel` (SMO, the solver every
-kernel uses) at C = 1, and the polynomial (d = 2, c = 1) and RBF (gamma = 1 on unit-norm images)
+`train_svm_linear`, whose default solver there, with 623 non-zero features, is the interior point
+method) at C = 1 and C = 10, the linear kernel through `train_svm_kernel(..., solver="smo")` at
+C = 1 (SMO itself), and the polynomial (d = 2, c = 1) and RBF (gamma = 1 on unit-norm images)
 kernels at C = 1; and the polynomial kernels on a seeded 2,000-sample problem with 6 features
 (d = 2 at C = 100, d = 3 at C = 1), where their feature space is small and mlpr's default is the
 interior point method. mlpr runs with tol = 1e-3, libsvm's default stopping tolerance; each row
