@@ -843,14 +843,15 @@ def _lbfgsb(Gram: np.ndarray, z, C, max_iter):
 
 
 def _ipm(V: np.ndarray, z, C, equality: bool, max_iter: int = _IPM_MAX_STEPS):
-    r"""Interior point method for the dual of a linear SVM, whose Hessian has low rank.
+    r"""Interior point method for an SVM dual whose Hessian has low rank.
 
     The dual, as a minimisation: :math:`f(\alpha) = \frac12\alpha^TV^TV\alpha - \mathbf1^T\alpha`,
     :math:`0 \le \alpha \le C`, and :math:`z^T\alpha = 0` when ``equality``; V is (m, N),
-    column i is :math:`z_i x_i` (eq. 173: :math:`H = V^TV`), with a last row :math:`K z^T` for the
-    labs' constant feature. With the multipliers s (of :math:`\alpha \ge 0`), t (of
-    :math:`\alpha \le C`) and b (of the equality: it is the bias, eq. 164), the KKT conditions
-    are
+    :math:`H = V^TV` (eq. 173): column i is :math:`z_i x_i` for the linear kernel (with a last row
+    :math:`K z^T` for the labs' constant feature), z times a factor of the Gram matrix for a
+    kernel of finite rank m (`_low_rank_factor`). With the multipliers s (of
+    :math:`\alpha \ge 0`), t (of :math:`\alpha \le C`) and b (of the equality: it is the bias,
+    eq. 164), the KKT conditions are
 
     .. math::
 
@@ -871,9 +872,8 @@ def _ipm(V: np.ndarray, z, C, equality: bool, max_iter: int = _IPM_MAX_STEPS):
     :math:`O(N m)` memory per step, no Gram matrix (Ferris and Munson, SIAM J. Optim. 2003).
     About 20-40 steps bring the duality gap to 1e-9 of the objective and the residual of the
     first equation to 1e-6 of the gradient's scale, :math:`\max_i H_{ii} \max_i C_i`; the
-    solution is then
-    interior (no alpha exactly at a bound), and `_ipm_to_vertex` hands it over to SMO or
-    coordinate descent, which finish to the KKT tolerance.
+    solution is then interior (no alpha exactly at a bound), and `_ipm_to_vertex` hands it over
+    to SMO or coordinate descent, which finish to the KKT tolerance.
     Starts from :math:`\alpha = C/2`, :math:`s = t = 1` (the scale of the linear term), b = 0.
     Returns alpha, the multipliers s and t, and the number of steps.
     """
