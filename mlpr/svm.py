@@ -62,7 +62,8 @@ columns in single precision, restricted to the active set).
 needs the (D', N) matrix of the samples times their labels (D' = the features not zero on every
 sample, plus one for ``K``), a scaled copy of it and a (D', D') matrix: about 16 D' N + 8 D'^2
 bytes (120 MB on the MNIST pair), plus the cache of the SMO or coordinate-descent steps that
-finish its solution, which compute few columns.
+finish its solution, which compute few columns; for a polynomial kernel, the same with its
+(m, N) factor in place of the data (m kernel columns computed to build it).
 
 SMO uses libsvm's shrinking (``shrinking=True``): variables stuck at a bound are set aside and
 brought back, with an exact gradient, before the KKT conditions are checked on every sample;
