@@ -30,10 +30,12 @@ Two formulations, both solved to the KKT conditions (not to a fixed iteration co
 2. **The course labs' variant**, bias absorbed by a constant feature ``K`` appended to every
    sample (linear model: the bias is regularised, :math:`\frac12(\|w\|^2 + b^2 / K^2)`), or by a
    constant :math:`\xi` = ``eps`` (:math:`= K^2`) added to the kernel. The dual then has the box
-   constraints only, :math:`0 \le \alpha_i \le C_i`, and no equality. Solved by dual coordinate
-   descent (greedy, second-order choice of the coordinate) or, as in the labs, by L-BFGS-B
-   (``solver="lbfgsb"``, the teaching reference), which the trainer continues by coordinate
-   descent whenever L-BFGS-B stops with the KKT conditions violated by more than ``tol``.
+   constraints only, :math:`0 \le \alpha_i \le C_i`, and no equality. Solved by SMO on the
+   slices of fixed :math:`\sum_i\alpha_iz_i`, searching the slice whose bias is zero
+   (``solver="smo"``, `_smo_slices`, the default for finite C), by dual coordinate descent
+   (``"cd"``, greedy, second-order choice of the coordinate) or, as in the labs, by L-BFGS-B
+   (``"lbfgsb"``, the teaching reference), which the trainer continues by coordinate descent
+   whenever L-BFGS-B stops with the KKT conditions violated by more than ``tol``.
 
 ==========================================  ==========================  ===========================
 what                                        function                    result
@@ -829,6 +831,75 @@ def _dual_cd(col, diag, z, C, tol, max_iter, alpha0=None):
     return alpha, it
 
 
+def _smo_slices(cols, diag, z, C, tol, max_iter):
+    r"""The labs' box-only dual by SMO, on slices of fixed :math:`\beta = \sum_i\alpha_iz_i`.
+
+    With the constant :math:`\xi` in the kernel, :math:`H = Z(K + \xi)Z` and
+    :math:`\alpha^TH\alpha = \alpha^TZKZ\alpha + \xi\beta^2`: on a slice the labs' dual is the
+    notes' dual with :math:`\sum_i\alpha_iz_i = \beta` (eq. 165-166 with a shifted equality),
+    which SMO solves (`_smo_shrinking`, warm-started from the previous slice), and the multiplier
+    of that equality, b(beta) (eq. 164), is a non-increasing function of beta. The box-only KKT
+    conditions are those of the slice on which b = 0: the root is found by Newton steps on beta
+    with the exact slope of b on the current face (`_slice_slope`; the secant of the last two
+    slices, or -xi, a bound on it, when the face is too large), kept inside a shrinking
+    bracket (bisection when a step leaves it); usually one or two slices after the first. b may
+    jump where a variable reaches a bound, and the root be that jump: when the bracket has
+    shrunk to 1e-9 of the range of beta, coordinate descent (`_dual_cd`) finishes, as it
+    finishes every run (it stops at once if the KKT conditions already hold). The pairs of SMO
+    move across the direction z that coordinate descent alone zig-zags along: 2 to 13 times
+    fewer steps at C = 1 to 100. C finite.
+    """
+    alpha, beta, total, last = np.zeros(z.size), 0.0, 0, None
+    lo, hi = -float(C[z < 0].sum()), float(C[z > 0].sum())  # the range of beta
+    width = hi - lo
+    while total < max_iter and hi - lo > 1e-9 * width:
+        alpha, n = _smo_shrinking(cols, diag, z, C, 0.5 * tol, max_iter - total, alpha0=alpha)
+        total += n
+        b = _bias(alpha, z * cols.times(alpha * z) - 1.0, z, C)
+        if abs(b) <= 0.5 * tol:
+            break
+        lo, hi = (beta, hi) if b > 0 else (lo, beta)  # b decreases: the root is above if b > 0
+        slope = _slice_slope(cols, z, C, alpha)
+        if not slope < 0 and last is not None and last[1] != b:  # the secant instead
+            slope = (b - last[1]) / (beta - last[0])
+        if not slope < 0:  # b decreases at least as fast as -xi beta
+            slope = -cols.eps
+        last, new = (beta, b), (beta - b / slope if slope < 0 else 0.5 * (lo + hi))
+        if not lo < new < hi:
+            new = 0.5 * (lo + hi)
+        alpha = _move_sum(alpha, z, C, new - beta)
+        beta = float(z @ alpha)
+    alpha, more = _dual_cd(cols, diag, z, C, tol, max(max_iter - total, 1), alpha0=alpha)
+    return alpha, total + more
+
+
+def _slice_slope(cols, z, C, alpha) -> float:
+    """d b / d beta on the current face (free set F fixed): the last entry of the solution of
+    [H_FF z_F; z_F' 0] [d alpha_F; d b] = [0; 1], negative; 0 when it cannot be computed."""
+    free = np.flatnonzero((alpha > 0) & (alpha < C))
+    if free.size == 0 or free.size > _MAX_FACE:
+        return 0.0
+    zF = z[free]
+    H = cols.block(free) * np.outer(zF, zF)
+    H = np.block([[H, zF[:, None]], [zF[None, :], np.zeros((1, 1))]])
+    rhs = np.zeros(free.size + 1)
+    rhs[-1] = 1.0
+    slope = scipy.linalg.lstsq(H, rhs, lapack_driver="gelsy", check_finite=False)[0][-1]
+    return float(slope) if np.isfinite(slope) else 0.0
+
+
+def _move_sum(alpha, z, C, delta: float) -> np.ndarray:
+    """alpha with sum_i alpha_i z_i changed by delta, in the box: the free variables move first
+    (in proportion to their room), all of them if the free ones lack room."""
+    room = np.where((z > 0) == (delta > 0), C - alpha, alpha)
+    free = (alpha > 0) & (alpha < C)
+    share = np.where(free if room[free].sum() >= abs(delta) else room > 0, room, 0.0)
+    if share.sum() == 0.0:
+        return alpha
+    step = min(1.0, abs(delta) / share.sum())
+    return np.clip(alpha + np.sign(delta) * z * share * step, 0.0, C)
+
+
 def _lbfgsb(Gram: np.ndarray, z, C, max_iter):
     """The labs' teaching solver: L-BFGS-B on the box-only dual with factr = 1."""
     H = Gram * np.outer(z, z)
@@ -1101,9 +1172,11 @@ def _kernel_scores(kernel, SV, za, xi, b, X) -> np.ndarray:
 # trainers
 
 
-def _check_options(solver, free_bias: bool, tol, max_iter, cache_mb, ipm: bool):
-    """Validated options; ``ipm``: whether the interior point method is the default."""
-    choices = ("smo",) if free_bias else ("cd", "lbfgsb")
+def _check_options(solver, free_bias: bool, tol, max_iter, cache_mb, ipm: bool,
+                   finite: bool = True):
+    """Validated options; ``ipm``: whether the interior point method is the default; ``finite``:
+    whether every C_i is (SMO on slices of the box-only dual needs it, so C = inf gets "cd")."""
+    choices = ("smo",) if free_bias else ("smo", "cd", "lbfgsb") if finite else ("cd", "lbfgsb")
     choices = ("ipm",) + choices if ipm else choices + ("ipm",)
     if solver is None:
         solver = choices[0]
@@ -1217,6 +1290,8 @@ def _solve(cols: _GramColumns, z, Ci, free_bias, solver, tol, max_iter, shrinkin
         # L-BFGS-B may stop short of the optimum without saying so: go on until KKT holds
         alpha, more = _dual_cd(cols, cols.diag, z, Ci, tol, max_iter, alpha0=alpha)
         n_iter += more
+    elif solver == "smo":  # the box-only dual by SMO on slices of fixed sum_i alpha_i z_i
+        alpha, n_iter = _smo_slices(cols, cols.diag, z, Ci, tol, max_iter)
     else:
         alpha, n_iter = _dual_cd(cols, cols.diag, z, Ci, tol, max_iter)
     G = z * cols.times(alpha * z) - 1.0  # recomputed, not the solver's running update
@@ -1261,9 +1336,10 @@ def train_svm_linear(D, L, C, K=1.0, prior=None, *, solver=None, tol=_DEFAULT_TO
         "ipm": an interior point method (`_ipm`; cost per step O(N D^2), no Gram matrix) whose
         solution SMO (``K=None``) or coordinate descent (K set) finishes to ``tol``: the default
         when C is finite and 4 D' <= N (D' = the features not zero on every sample, plus one
-        for K). "smo" for ``K=None`` (the default otherwise); for a number
-        K, "cd" (the default otherwise, dual coordinate descent) or "lbfgsb" (the labs'
-        teaching solver, continued by coordinate descent until the KKT conditions hold). All
+        for K). "smo" (the default otherwise): for ``K=None`` SMO, for a number K SMO on the
+        slices of fixed sum_i alpha_i z_i (`_smo_slices`; finite C only); for a number K also
+        "cd" (dual coordinate descent, the default for C = inf) or "lbfgsb" (the labs' teaching
+        solver, continued by coordinate descent until the KKT conditions hold). All
         reach the same optimum to ``tol``; alpha itself is unique only when no two training
         samples coincide (w and b are always unique).
     tol : float
@@ -1311,7 +1387,8 @@ def train_svm_linear(D, L, C, K=1.0, prior=None, *, solver=None, tol=_DEFAULT_TO
     Ci = _box(L, C, prior)
     xi = 0.0 if K is None else K * K
     solver, tol, max_iter, cache = _check_options(
-        solver, K is None, tol, max_iter, cache_mb, ipm=_ipm_is_default(LinearKernel(), D, xi, Ci))
+        solver, K is None, tol, max_iter, cache_mb, ipm=_ipm_is_default(LinearKernel(), D, xi, Ci),
+        finite=bool(np.all(np.isfinite(Ci))))
     _check_ipm(solver, Ci)
     cols = _GramColumns(LinearKernel(), D, xi, cache,
                         eager=solver != "ipm")  # the interior point needs few columns
@@ -1353,7 +1430,8 @@ def train_svm_kernel(D, L, C, kernel, eps=1.0, prior=None, *, solver=None, tol=_
     solver, tol, max_iter, cache_mb, shrinking
         As in `train_svm_linear`. "ipm" needs a kernel whose feature space has a known finite
         dimension m (linear, polynomial, their sums) and is the default when 4 m <= N (m counts
-        the constant of ``eps``); otherwise "smo" (``eps=None``) or "cd" are.
+        the constant of ``eps``); otherwise "smo" is (for ``eps`` set, SMO on slices; "cd"
+        when C = inf).
 
     Returns
     -------
@@ -1385,7 +1463,8 @@ def train_svm_kernel(D, L, C, kernel, eps=1.0, prior=None, *, solver=None, tol=_
     Ci = _box(L, C, prior)
     xi = 0.0 if eps is None else eps
     solver, tol, max_iter, cache = _check_options(
-        solver, eps is None, tol, max_iter, cache_mb, ipm=_ipm_is_default(kernel, D, xi, Ci))
+        solver, eps is None, tol, max_iter, cache_mb, ipm=_ipm_is_default(kernel, D, xi, Ci),
+        finite=bool(np.all(np.isfinite(Ci))))
     _check_ipm(solver, Ci)
     if solver == "ipm" and _rank_bound(kernel, D) is None:
         raise ValueError(

@@ -427,7 +427,7 @@ def test_errors(iris_vv):
     with pytest.raises(ValueError, match="solver"):
         train_svm_linear(DTR, LTR, 1.0, K=None, solver="lbfgsb")
     with pytest.raises(ValueError, match="solver"):
-        train_svm_kernel(DTR, LTR, 1.0, k, eps=1.0, solver="smo")
+        train_svm_kernel(DTR, LTR, 1.0, k, eps=1.0, solver="newton")
     with pytest.raises(ValueError, match="features"):
         train_svm_linear(DTR, LTR, 1.0).scores(np.ones((3, 2)))
     with pytest.raises(ValueError, match="w has 3 entries"):
@@ -621,8 +621,14 @@ def test_kernel_default_solver(iris_vv):
     rbf = rbf_kernel(1.0)  # no finite feature space: SMO / coordinate descent
     assert train_svm_kernel(DTR, LTR, 1.0, rbf, None) == train_svm_kernel(DTR, LTR, 1.0, rbf,
                                                                           None, solver="smo")
+    # the labs' eps: SMO on slices of fixed sum_i alpha_i z_i; coordinate descent for C = inf
     assert train_svm_kernel(DTR, LTR, 1.0, rbf) == train_svm_kernel(DTR, LTR, 1.0, rbf,
-                                                                    solver="cd")
+                                                                    solver="smo")
+    X, Lsep = DTR[:, :20], LTR[:20]
+    assert train_svm_kernel(X, Lsep, np.inf, rbf) == train_svm_kernel(X, Lsep, np.inf, rbf,
+                                                                      solver="cd")
+    with pytest.raises(ValueError, match="solver must be one of"):
+        train_svm_kernel(X, Lsep, np.inf, rbf, solver="smo")
     cubic = poly_kernel(3, 1.0)  # 35 dimensions: 4 * 35 > 66, SMO
     assert train_svm_kernel(DTR, LTR, 1.0, cubic, None) == train_svm_kernel(
         DTR, LTR, 1.0, cubic, None, solver="smo")
@@ -660,3 +666,50 @@ def test_interior_point_scale_invariance_and_no_early_stop():
     alpha, _, _, steps = _ipm(V, z, np.ones(200), True)
     Va = V @ alpha
     assert steps > 5 and 0.5 * Va @ Va - alpha.sum() < 0
+
+
+@pytest.mark.parametrize("eps", [0.0, 1.0, 10.0])
+@pytest.mark.parametrize("kernel,C", [(rbf_kernel(1.0), 0.1), (rbf_kernel(0.5), 10.0),
+                                      (poly_kernel(3, 1.0), 1.0)])
+def test_box_only_smo_on_slices_equals_coordinate_descent(kernel, C, eps):
+    # Two methods for the labs' dual: SMO on slices of fixed sum alpha_i z_i, and coordinate
+    # descent. The primal optimum is unique, so the scores are too.
+    rng = np.random.default_rng(10)
+    X, L = _random_problem(rng, 300, 3)
+    X[0] += 0.5 * X[1] ** 2 * (2 * L - 1)
+    smo = train_svm_kernel(X, L, C, kernel, eps, solver="smo")
+    cd = train_svm_kernel(X, L, C, kernel, eps, solver="cd")
+    assert smo.kkt_violation <= 1e-6 and cd.kkt_violation <= 1e-6
+    assert smo.dual_objective == pytest.approx(cd.dual_objective, rel=1e-9)
+    np.testing.assert_allclose(smo.scores(X), cd.scores(X), atol=1e-5)
+
+
+def test_slices_move_the_sum_and_their_slope_is_the_derivative_of_b():
+    from mlpr.svm import (
+        _bias,
+        _GramColumns,
+        _move_sum,
+        _slice_slope,
+        _smo_shrinking,
+    )
+
+    rng = np.random.default_rng(11)
+    X, L = _random_problem(rng, 120, 2)
+    z, C = 2.0 * L - 1.0, np.full(120, 1.0)
+    cols = _GramColumns(rbf_kernel(0.5), X, 1.0, 2.0**24)
+    # _move_sum: the sum moves by exactly delta (within rounding), the box holds
+    alpha = _move_sum(np.zeros(120), z, C, 0.3)
+    assert z @ alpha == pytest.approx(0.3, abs=1e-12) and np.all((alpha >= 0) & (alpha <= C))
+    a1 = _move_sum(alpha, z, C, -0.45)
+    assert z @ a1 == pytest.approx(-0.15, abs=1e-12) and np.all((a1 >= 0) & (a1 <= C))
+
+    def b_of(beta_alpha):
+        a, _ = _smo_shrinking(cols, cols.diag, z, C, 1e-12, 10**6, alpha0=beta_alpha)
+        return a, _bias(a, z * cols.times(a * z) - 1.0, z, C)
+
+    a0, b0 = b_of(alpha)
+    h = 1e-6  # small enough for the face not to change
+    _, b1 = b_of(_move_sum(a0, z, C, h))
+    slope = _slice_slope(cols, z, C, a0)
+    assert slope < 0  # b decreases along beta
+    assert (b1 - b0) / h == pytest.approx(slope, rel=1e-4)  # the finite difference

@@ -73,7 +73,7 @@ lec.claim(f"KKT conditions hold to 1e-6 at every solution (largest violation {ma
 ref = train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(10.0), 1.0, solver="lbfgsb")
 fast = train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(10.0), 1.0)
 lec.check("RBF gamma = 10, eps = 1: dual by L-BFGS-B (labs' solver, continued to KKT) - dual by "
-          "coordinate descent", ref.dual_objective - fast.dual_objective, 0.0, tol=1e-9,
+          "SMO on slices (the default)", ref.dual_objective - fast.dual_objective, 0.0, tol=1e-9,
           fmt="{:.2e}", source=INVARIANT)
 pi_emp = float(np.mean(LTR))
 same = train_svm_linear(DTR, LTR, 1.0, 1.0, prior=pi_emp) == train_svm_linear(DTR, LTR, 1.0)
