@@ -1028,18 +1028,12 @@ def _ipm_to_vertex(alpha, s, t, z, C, equality: bool) -> np.ndarray:
     :math:`(C_i - \alpha_i)/C_i < t_i` (on the central path :math:`\alpha_i s_i = \mu` is tiny,
     so of the two factors the one near zero says which bound is active; s and t have the scale of
     the linear term, 1). The equality :math:`z^T\alpha = 0`, which rounding breaks by about
-    N mu, is then restored by moving the free variables (all of them if they lack room).
+    N mu, is then restored by `_move_sum` (the free variables move, all of them if they lack
+    room).
     """
     a = np.where(alpha / C < s, 0.0, np.where((C - alpha) / C < t, C, alpha))
     r = float(z @ a) if equality else 0.0
-    if r != 0.0:
-        # the room to lower z'a: alpha_i down where z_i = 1, up where z_i = -1 (and vice versa)
-        room = np.where((z > 0) == (r > 0), a, C - a)
-        free = (a > 0) & (a < C)
-        use = free if room[free].sum() >= abs(r) else np.ones_like(free)
-        share = np.where(use, room, 0.0)  # sum(share) >= |r|: alpha was feasible before rounding
-        a = np.clip(a - np.sign(r) * z * share * (abs(r) / share.sum()), 0.0, C)
-    return a
+    return _move_sum(a, z, C, -r) if r != 0.0 else a
 
 
 # ------------------------------------------------------------------------------------------------
