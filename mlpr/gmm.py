@@ -44,15 +44,15 @@ the collapse, never a NaN or an infinite log-likelihood.
 
 from __future__ import annotations
 
-import functools
+import sys
 import warnings
 from collections.abc import Sequence
 from numbers import Integral
 
 import numpy as np
-import scipy.linalg.blas
 from scipy.special import logsumexp
 
+from . import _gmm_fast
 from .gaussian import cholesky_factor, compute_mu_C
 from .generative import GaussianClassifier, floor_covariance
 from .utils import (
@@ -343,16 +343,11 @@ def _joint(X: np.ndarray, g: GMM) -> np.ndarray:
     return _log_joint(X, g.w, g.mu, *_stored(g.C))
 
 
-def _posterior(S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Responsibilities (eq. 191) and log-densities (eq. 188) from the joint log-densities.
-
-    The logsumexp of eq. (188) written out, so that one exponential serves both: with
-    ``m = max_c S_c``, ``f(x) = e^m sum_c e^(S_c - m)`` and ``gamma_c = e^(S_c - m) / sum_c'
-    e^(S_c' - m)``."""
-    m = S.max(axis=0)
-    E = np.exp(S - m)
-    total = E.sum(axis=0)
-    return E / total, m + np.log(total)  # eq. (191), eq. (188)
+def _e_step(S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The E-step as the notes write it: responsibilities (eq. 191) and log-densities (eq. 188)
+    of the (M, N) joint log-densities ``S`` (eq. 190)."""
+    logf = logsumexp(S, axis=0)  # eq. (188): log f(x_i) = log sum_c w_c N(x_i | mu_c, C_c)
+    return np.exp(S - logf), logf  # eq. (191): gamma_c,i = w_c N(x_i | mu_c, C_c) / f(x_i)
 
 
 def log_joint_GMM(D, gmm) -> np.ndarray:
@@ -426,7 +421,7 @@ def responsibilities(D, gmm) -> np.ndarray:
               {\sum_{c'} w_{c'} \mathcal{N}(x \mid \mu_{c'}, C_{c'})}
               = \exp\left(S_c(x) - \log f(x)\right)
     """
-    return _posterior(_joint(*_checked_input(D, gmm)))[0]  # eq. (191)
+    return _gmm_fast.posterior(_joint(*_checked_input(D, gmm)))[0]  # eq. (191)
 
 
 def hard_assignments(D, gmm) -> np.ndarray:
@@ -489,75 +484,59 @@ def sample_GMM(gmm, n: int, rng: np.random.Generator, return_components: bool = 
 
 
 # ------------------------------------------------------------------------------------------------
-# the M-step (eq. 198-201): one small estimator per covariance type
-
-
-def _scatter(X: np.ndarray, g: np.ndarray | None = None, buf: np.ndarray | None = None):
-    """``sum_i g_i x_i x_i^T = (X * g) @ X.T`` (``X @ X.T`` without ``g``), as one symmetric
-    rank-N update ``(X sqrt(g)) (X sqrt(g))^T`` (BLAS syrk: half the work of the product,
-    exactly symmetric); ``buf``, shaped like X, holds ``X sqrt(g)``."""
-    Xg = X if g is None else np.multiply(X, np.sqrt(g), out=buf)
-    R = scipy.linalg.blas.dsyrk(1.0, Xg.T, trans=1)  # upper triangle
-    return np.triu(R) + np.triu(R, 1).T
-
-
-class _Samples:
-    """Training samples ``X`` (D, N) with the two statistics that do not depend on the
-    responsibilities, computed once per EM run when first needed: ``X * X`` (the diagonal
-    M-step) and ``X X^T = sum_c S_c`` (the tied one)."""
-
-    def __init__(self, X: np.ndarray):
-        self.X = X
-
-    @functools.cached_property
-    def squares(self) -> np.ndarray:
-        return self.X * self.X
-
-    @functools.cached_property
-    def scatter(self) -> np.ndarray:
-        return _scatter(self.X)
+# EM (section 9.3): the E-step is `_e_step` above; the M-step as the notes write it, then the
+# checks. The same step arranged for speed (BLAS syrk, statistics reused across iterations) is in
+# `mlpr._gmm_fast`; `_METHODS` is the one table that chooses.
 
 
 def _statistics(X: np.ndarray, gamma: np.ndarray):
-    """Zero, first and second order statistics N_c, F_c, S_c (eq. 198)."""
-    return gamma.sum(axis=1), X @ gamma.T, np.stack([_scatter(X, g) for g in gamma])
+    """Zero, first and second order statistics N_c (M,), F_c (D, M), S_c (M, D, D) (section 9.3),
+    as written, vectorised over the samples."""
+    Nc = gamma.sum(axis=1)  # N_c = sum_i gamma_c,i
+    F = X @ gamma.T  # F_c = sum_i gamma_c,i x_i
+    S = np.stack([(X * g) @ X.T for g in gamma])  # S_c = sum_i gamma_c,i x_i x_i^T
+    return Nc, F, S
 
 
-def _cov_full(data: _Samples, gamma, Nc, mu):
-    buf = np.empty_like(data.X)  # one work array for the M weighted copies of X
-    S = np.stack([_scatter(data.X, g, buf) for g in gamma])  # S_c, eq. (198)
-    return S / Nc[:, None, None] - np.einsum("ic,jc->cij", mu, mu)  # eq. (201)
+def _m_step_reference(X: np.ndarray, gamma: np.ndarray, Nc: np.ndarray, cov_type: str,
+                      cache: dict | None = None):
+    """The M-step of eq. (199)-(201) from the statistics, then the constraint of ``cov_type``
+    (9.4); covariances in the stored form (`_stored`). ``cache`` is unused (the fast M-step's)."""
+    _, F, S = _statistics(X, gamma)
+    w = Nc / X.shape[1]  # eq. (201): w_c = N_c / N
+    mu = F / Nc  # eq. (199): mu_c = F_c / N_c
+    C = S / Nc[:, None, None] - np.einsum("ic,jc->cij", mu, mu)  # eq. (200): S_c/N_c - mu_c mu_c^T
+    C = 0.5 * (C + C.transpose(0, 2, 1))  # the product rounds its two triangles differently
+    if cov_type == "diagonal":  # 9.4: the diagonals of eq. (200)
+        return w, mu, np.diagonal(C, axis1=1, axis2=2).copy()
+    if cov_type == "tied":  # 9.4: one covariance for all components, sum_c N_c C_c / N
+        return w, mu, np.tensordot(w, C, axes=1)
+    return w, mu, C
 
 
-def _cov_diagonal(data: _Samples, gamma, Nc, mu):
-    return (data.squares @ gamma.T / Nc - mu * mu).T  # the diagonal of eq. (201), (M, D)
-
-
-def _cov_tied(data: _Samples, gamma, Nc, mu):
-    # sum_c N_c C_c / N = (sum_c S_c - sum_c N_c mu_c mu_c^T) / N, with sum_c S_c = X X^T
-    return (data.scatter - (mu * Nc) @ mu.T) / data.X.shape[1]
+# method -> (E-step, M-step): the documented choice of `em_step`, `train_gmm_em`, `train_gmm_lbg`
+_METHODS = {
+    "reference": (_e_step, _m_step_reference),
+    "fast": (_gmm_fast.posterior, _gmm_fast.m_step),
+}
 
 
 def _floor_each(C, psi):
     return np.stack([floor_covariance(Cc, psi) for Cc in C])
 
 
-_COVARIANCE = {"full": _cov_full, "diagonal": _cov_diagonal, "tied": _cov_tied}
 # the eigenvalue floor of 9.4 (the eigenvalues of a diagonal matrix are its diagonal)
 _FLOOR = {"full": _floor_each, "diagonal": np.maximum, "tied": floor_covariance}
 
 
-def _m_step(data: _Samples, gamma, cov_type, psi):
-    """One M-step (eq. 199-201) on the samples ``data.X``: weights, means, covariances (stored
-    for ``cov_type``), floored after the diagonal or tied step (9.4)."""
-    X = data.X
-    Nc = gamma.sum(axis=1)  # eq. (198): N_c
+def _m_step(X, gamma, cov_type, psi, method="fast", cache=None):
+    """One M-step (eq. 199-201) on the samples X by ``method``: weights, means, covariances
+    (stored for ``cov_type``), floored after the diagonal or tied step (9.4)."""
+    Nc = gamma.sum(axis=1)  # N_c
     empty = np.flatnonzero(Nc <= 0.0)
     if empty.size:
         raise _Singular(int(empty[0]), "it is responsible for no sample (N_c = 0)", empty=True)
-    w = Nc / X.shape[1]  # eq. (199): w_c = N_c / N
-    mu = (X @ gamma.T) / Nc  # eq. (200): mu_c = F_c / N_c
-    C = _COVARIANCE[cov_type](data, gamma, Nc, mu)  # eq. (201)
+    w, mu, C = _METHODS[method][1](X, gamma, Nc, cov_type, {} if cache is None else cache)
     return w, mu, (C if psi is None else _FLOOR[cov_type](C, psi))
 
 
@@ -592,8 +571,47 @@ def _degenerate(exc: _Singular, history, gmm) -> DegenerateComponentError:
                                     exc.c, history, gmm)
 
 
-# ------------------------------------------------------------------------------------------------
-# EM (section 9.3)
+def _check_method(method) -> str:
+    return check_choice(method, "method", tuple(_METHODS))
+
+
+def _check_sizes(M: int, X: np.ndarray, name: str = "D", what: str = "") -> None:
+    """Refuse more components than samples: EM cannot give each component a sample of its own,
+    so at least one is empty or collapses (section 9.4)."""
+    N = X.shape[1]
+    if M > N:
+        raise ValueError(
+            f"{M} components for the {N} samples of {name}{what}: a GMM needs at least one sample "
+            f"per component (each estimates its mean and covariance from its samples); use at "
+            f"most {N} components, or more data"
+            + (f" (if {name} is (samples x features), pass {name}.T)"
+               if X.shape[0] > N else "")
+        )
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel``, for a warning issued by the caller of this function, of the first frame
+    outside the mlpr package (the user's call), whatever the depth inside mlpr."""
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("mlpr."):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _warn_if_psi_dominates(X: np.ndarray, psi: float | None, name: str = "D") -> None:
+    """Warn when the floor exceeds the data's largest variance: every floored covariance is then
+    wider than the data in every direction, and the components coincide (9.4)."""
+    if psi is None or X.shape[1] < 2:
+        return
+    Xc = X - X.mean(axis=1, keepdims=True)
+    top = float(np.linalg.eigvalsh(Xc @ Xc.T / X.shape[1])[-1])  # largest variance of the data
+    if psi > top:
+        warnings.warn(
+            f"psi={psi:g} is above every variance of {name} (the largest eigenvalue of its "
+            f"covariance is {top:.3g}): each covariance is floored to at least psi I, wider than "
+            f"the data in every direction, so the components coincide; choose psi well below the "
+            f"data's variances (e.g. psi=0.01 on data of unit scale) or rescale {name}",
+            UserWarning, stacklevel=_user_stacklevel())
 
 
 def gmm_statistics(D, gamma) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -616,8 +634,10 @@ def gmm_statistics(D, gamma) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     Notes
     -----
-    Eq. (198), section 9.3; the M-step is then :math:`w_c = N_c / N`, :math:`\mu_c = F_c / N_c`,
-    :math:`C_c = S_c / N_c - \mu_c \mu_c^T` (eq. 199-201).
+    Section 9.3 names them in eq. (199) (:math:`N_c`, :math:`F_c`) and eq. (200) (:math:`S_c`);
+    the M-step is then :math:`\mu_c = F_c / N_c` (eq. 199), :math:`C_c = S_c / N_c - \mu_c
+    \mu_c^T` (eq. 200), :math:`w_c = N_c / N` (eq. 201). Computed as written (`_statistics`);
+    the fast EM computes :math:`S_c` by a BLAS syrk instead (`mlpr._gmm_fast`), equal to 1e-10.
     """
     X = check_data(D, "D")
     G = check_data(gamma, "gamma")
@@ -626,10 +646,11 @@ def gmm_statistics(D, gamma) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                          f"(M, {X.shape[1]}), one row per component")
     if np.any(G < 0):
         raise ValueError("gamma must be non-negative (responsibilities)")
-    return _statistics(X, G)  # eq. (198)
+    return _statistics(X, G)  # N_c, F_c, S_c (eq. 199, 200)
 
 
-def em_step(D, gmm, cov_type: str = "full", psi: float | None = None) -> GMM:
+def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
+            method: str = "fast") -> GMM:
     r"""One EM iteration from ``gmm``: E-step responsibilities, M-step re-estimation.
 
     Parameters
@@ -637,12 +658,19 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None) -> GMM:
     D : array_like, shape (D, N)
         Training samples.
     gmm : GMM or list of (w, mu, C)
-        The current model.
+        The current model (at most N components).
     cov_type : {"full", "diagonal", "tied"}
         Constraint on the re-estimated covariances.
-    psi : float, optional
+    psi : float or None, default None
         Eigenvalue floor applied to every re-estimated covariance (after the diagonal or tied
-        step).
+        step). ``None`` (the default): no floor. The course's labs pass ``psi=0.01``
+        explicitly.
+    method : {"fast", "reference"}, default "fast"
+        ``"reference"``: the E-step and the M-step statistics as the notes write them
+        (`_e_step`, `_statistics`, `_m_step_reference`, beside this function). ``"fast"``: the
+        same numbers (equal to 1e-10 relatively, tested) with the scatter matrices by BLAS syrk
+        and the statistics that do not depend on the responsibilities reused
+        (`mlpr._gmm_fast`).
 
     Returns
     -------
@@ -651,17 +679,28 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None) -> GMM:
 
     Raises
     ------
+    ValueError
+        More components than samples.
     DegenerateComponentError
         A component that receives no responsibility or whose covariance becomes singular.
 
+    Warns
+    -----
+    UserWarning
+        ``psi`` above the largest variance of D (the floored components would coincide).
+
     Notes
     -----
-    Eq. (191) then (198)-(201), section 9.3:
+    Section 9.3: the E-step, eq. (191), then the M-step, eq. (199)-(201), from the statistics
+    :math:`N_c = \sum_i \gamma_{c,i}`, :math:`F_c = \sum_i \gamma_{c,i} x_i`,
+    :math:`S_c = \sum_i \gamma_{c,i} x_i x_i^T`:
 
     .. math::
 
-        \gamma_{c,i} = P(c \mid x_i), \quad w_c = \frac{N_c}{N}, \quad
-        \mu_c = \frac{F_c}{N_c}, \quad C_c = \frac{S_c}{N_c} - \mu_c \mu_c^T ;
+        \gamma_{c,i} = \frac{w_c \mathcal{N}(x_i \mid \mu_c, C_c)}
+                            {\sum_{c'} w_{c'} \mathcal{N}(x_i \mid \mu_{c'}, C_{c'})}, \quad
+        \mu_c = \frac{F_c}{N_c}, \quad C_c = \frac{S_c}{N_c} - \mu_c \mu_c^T, \quad
+        w_c = \frac{N_c}{N} ;
 
     diagonal: :math:`\mathrm{diag}(C_c)`; tied: :math:`C = \sum_c N_c C_c / N`; then
     :math:`C \to U \max(\Sigma, \psi I) U^T` (9.4).
@@ -669,9 +708,13 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None) -> GMM:
     X, g = _checked_input(D, gmm)
     cov_type = _check_cov_type(cov_type)
     psi = _check_psi(psi)
+    method = _check_method(method)
+    _check_sizes(g.n_components, X)
+    _warn_if_psi_dominates(X, psi)
+    e_step = _METHODS[method][0]
     try:
-        gamma = _posterior(_joint(X, g))[0]  # eq. (191)
-        w, mu, C = _m_step(_Samples(X), gamma, cov_type, psi)  # eq. (198)-(201)
+        gamma = e_step(_joint(X, g))[0]  # eq. (191)
+        w, mu, C = _m_step(X, gamma, cov_type, psi, method)  # eq. (199)-(201)
         _check_components(C, cov_type, X.var(axis=1))
         _check_factors(C, cov_type)
     except _Singular as exc:
@@ -679,7 +722,7 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None) -> GMM:
     return _gmm(w, mu, C, cov_type)
 
 
-def _em(X, g: GMM, cov_type, psi, tol, max_iter):
+def _em(X, g: GMM, cov_type, psi, tol, max_iter, method="fast"):
     """EM from ``g`` until the average log-likelihood gains less than ``tol`` (9.3).
 
     Works on data centred at their mean (the likelihood is translation invariant), which keeps
@@ -690,15 +733,15 @@ def _em(X, g: GMM, cov_type, psi, tol, max_iter):
     """
     x0 = X.mean(axis=1, keepdims=True)
     Xc = X - x0
-    data, data_var = _Samples(Xc), Xc.var(axis=1)
+    data_var, cache, e_step = Xc.var(axis=1), {}, _METHODS[method][0]
     (C, kind), w, mu = _stored(g.C), g.w, g.mu - x0
-    gamma, logf = _posterior(_log_joint(Xc, w, mu, C, kind))
+    gamma, logf = e_step(_log_joint(Xc, w, mu, C, kind))
     history = [float(logf.mean())]
     for _ in range(max_iter):
         try:
-            w1, mu1, C1 = _m_step(data, gamma, cov_type, psi)  # eq. (198)-(201)
+            w1, mu1, C1 = _m_step(Xc, gamma, cov_type, psi, method, cache)  # eq. (199)-(201)
             _check_components(C1, cov_type, data_var)  # singular C1: `_log_joint` names it
-            gamma, logf = _posterior(_log_joint(Xc, w1, mu1, C1, cov_type))  # eq. (191), (188)
+            gamma, logf = e_step(_log_joint(Xc, w1, mu1, C1, cov_type))  # eq. (191), (188)
         except _Singular as exc:
             raise _degenerate(exc, history, _gmm(w, mu + x0, C, kind)) from None
         w, mu, C, kind = w1, mu1, C1, cov_type
@@ -712,7 +755,7 @@ def _em(X, g: GMM, cov_type, psi, tol, max_iter):
 
 
 def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: float = 1e-6,
-                 max_iter: int = 10_000) -> tuple[GMM, list[float]]:
+                 max_iter: int = 10_000, method: str = "fast") -> tuple[GMM, list[float]]:
     r"""Train a GMM by EM from the initial model ``gmm``.
 
     Parameters
@@ -720,17 +763,21 @@ def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: 
     D : array_like, shape (D, N)
         Training samples.
     gmm : GMM or list of (w, mu, C)
-        Initial model (used as given: ``psi`` applies to the re-estimated covariances).
+        Initial model (used as given: ``psi`` applies to the re-estimated covariances), at most
+        N components.
     cov_type : {"full", "diagonal", "tied"}
         Constraint of the M-step (see `em_step`).
-    psi : float, optional
-        Eigenvalue floor of every re-estimated covariance (9.4). ``None``: no floor, and a
-        collapsing component raises `DegenerateComponentError`.
+    psi : float or None, default None
+        Eigenvalue floor of every re-estimated covariance (9.4). ``None`` (the default): no
+        floor, and a collapsing component raises `DegenerateComponentError`. The course's labs
+        pass ``psi=0.01`` explicitly.
     tol : float
         Stop when an iteration raises the average log-likelihood :math:`\frac{1}{N}\sum_i \log
         f(x_i)` by less than ``tol`` (the course's criterion); at least one iteration is run.
     max_iter : int
         Iteration cap; reaching it warns (`mlpr.utils.ConvergenceWarning`).
+    method : {"fast", "reference"}, default "fast"
+        The E- and M-step of each iteration (see `em_step`).
 
     Returns
     -------
@@ -742,21 +789,31 @@ def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: 
 
     Raises
     ------
+    ValueError
+        More components than samples.
     DegenerateComponentError
         A component collapsed or lost every sample; ``history`` and the last valid model travel
         with the error.
 
+    Warns
+    -----
+    UserWarning
+        ``psi`` above the largest variance of D (the floored components would coincide).
+
     Notes
     -----
-    Section 9.3, eq. (191) and (198)-(201): alternate responsibilities and re-estimation
-    (`em_step`).
+    Section 9.3, eq. (191) and (199)-(201): alternate responsibilities and re-estimation
+    (`em_step`); the average log-likelihood is eq. (198) divided by N.
     """
     X, g = _checked_input(D, gmm)
     cov_type = _check_cov_type(cov_type)
     psi = _check_psi(psi)
     tol = _check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
     max_iter = check_int(max_iter, "max_iter", low=1)
-    return _em(X, g, cov_type, psi, tol, max_iter)
+    method = _check_method(method)
+    _check_sizes(g.n_components, X)
+    _warn_if_psi_dominates(X, psi)
+    return _em(X, g, cov_type, psi, tol, max_iter, method)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -801,23 +858,38 @@ def split_gmm(gmm, alpha: float = 0.1) -> GMM:
     return _split(g.w, g.mu, g.C, alpha)
 
 
-def _ml_start(X, cov_type, psi) -> GMM:
+def _ml_start(X, cov_type, psi, name="D") -> GMM:
     """The one-component start of LBG: the ML Gaussian (its diagonal for diagonal models),
     floored at ``psi``."""
-    mu, C = compute_mu_C(X)
+    with warnings.catch_warnings():  # the caller validated X under its own name (``name``)
+        warnings.filterwarnings("ignore", message=r"D has shape .* fewer samples",
+                                category=UserWarning)
+        mu, C = compute_mu_C(X)
     C = {"full": C[None], "diagonal": np.diag(C)[None], "tied": C}[cov_type]  # stored form
     C = C if psi is None else _FLOOR[cov_type](C, psi)  # the floor applies to the start too
     try:
         return _gmm(np.ones(1), mu, C, cov_type)
     except ValueError:
         raise DegenerateComponentError(
-            "the ML Gaussian of D has a singular covariance: train with an eigenvalue floor psi "
-            "or reduce the dimension with PCA first", 0) from None
+            f"the ML Gaussian of {name} has a singular covariance: train with an eigenvalue "
+            f"floor psi or reduce the dimension with PCA first", 0) from None
 
 
-def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | None = 0.01,
+def _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, method="fast", name="D"):
+    """LBG on validated samples X: the ML Gaussian, then split and EM up to ``n_components``;
+    the models and their EM histories."""
+    models = [_ml_start(X, cov_type, psi, name)]
+    histories = [[float(logsumexp(_joint(X, models[0]), axis=0).mean())]]
+    while models[-1].n_components < n_components:
+        g, history = _em(X, split_gmm(models[-1], alpha), cov_type, psi, tol, max_iter, method)
+        models.append(g)
+        histories.append(history)
+    return models, histories
+
+
+def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | None = None,
                   alpha: float = 0.1, tol: float = 1e-6, max_iter: int = 10_000,
-                  return_history: bool = False):
+                  return_history: bool = False, method: str = "fast"):
     r"""Train GMMs of 1, 2, 4, ..., ``n_components`` components by LBG splitting and EM.
 
     Parameters
@@ -825,16 +897,19 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
     D : array_like, shape (D, N)
         Training samples.
     n_components : int
-        Final number of components, a power of two.
+        Final number of components, a power of two, at most N.
     cov_type : {"full", "diagonal", "tied"}
-    psi : float or None
-        Eigenvalue floor (9.4), applied to the starting Gaussian too; ``None`` for none.
+    psi : float or None, default None
+        Eigenvalue floor (9.4), applied to the starting Gaussian too. ``None`` (the default): no
+        floor. The course's labs pass ``psi=0.01`` explicitly.
     alpha : float
         Split displacement (`split_gmm`).
     tol, max_iter
         EM stopping rule after each split (`train_gmm_em`).
     return_history : bool
         Also return, for every model, its EM history of average log-likelihoods.
+    method : {"fast", "reference"}, default "fast"
+        The E- and M-step of each EM iteration (see `em_step`).
 
     Returns
     -------
@@ -844,11 +919,21 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
         Only with ``return_history=True``: ``histories[0] = [ll of the ML Gaussian]``, then the
         EM history after each split (its first value is the split model's).
 
+    Raises
+    ------
+    ValueError
+        ``n_components`` not a power of two, or more components than samples.
+
+    Warns
+    -----
+    UserWarning
+        ``psi`` above the largest variance of D (the floored components would coincide).
+
     Notes
     -----
     Section 9.4: start from the ML Gaussian (`compute_mu_C`, its diagonal for ``"diagonal"``,
     floored at ``psi``), which is already the 1-component optimum; then split (`split_gmm`) and
-    run EM (eq. 191, 198-201) until ``n_components``.
+    run EM (eq. 191, 199-201) until ``n_components``.
     """
     X = check_data(D, "D")
     n_components = _check_power_of_two(n_components, "n_components")
@@ -858,12 +943,10 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
     tol = _check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
     max_iter = check_int(max_iter, "max_iter", low=1)
     return_history = check_bool(return_history, "return_history")
-    models = [_ml_start(X, cov_type, psi)]
-    histories = [[float(logsumexp(_joint(X, models[0]), axis=0).mean())]]
-    while models[-1].n_components < n_components:
-        g, history = _em(X, split_gmm(models[-1], alpha), cov_type, psi, tol, max_iter)
-        models.append(g)
-        histories.append(history)
+    method = _check_method(method)
+    _check_sizes(n_components, X)
+    _warn_if_psi_dominates(X, psi)
+    models, histories = _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, method)
     return (models, histories) if return_history else models
 
 
@@ -908,7 +991,8 @@ def kmeans(D, init, rng: np.random.Generator | None = None, max_iter: int = 300)
     ----------
     D : array_like, shape (D, N)
     init : int or array_like, shape (D, M)
-        Initial centroids, or their number M: then M distinct samples drawn with ``rng``.
+        Initial centroids, or their number M (an int, at most the number of distinct samples):
+        then M distinct samples drawn with ``rng``. A float is refused (not read as centroids).
     rng : numpy.random.Generator, optional
         Required when ``init`` is a number.
     max_iter : int
@@ -935,6 +1019,11 @@ def kmeans(D, init, rng: np.random.Generator | None = None, max_iter: int = 300)
     """
     X = check_data(D, "D")
     max_iter = check_int(max_iter, "max_iter", low=1)
+    if np.ndim(init) == 0 and not (isinstance(init, Integral) and not isinstance(init, bool)):
+        raise TypeError(
+            f"init must be a number of clusters (an int) or the (D, M) initial centroids, got "
+            f"{type(init).__name__} {init!r}; for {init!r} clusters pass int({init!r})"
+        )
     if isinstance(init, Integral) and not isinstance(init, bool):
         M = check_int(init, "init", low=1, high=X.shape[1])
         if rng is None:
@@ -944,6 +1033,13 @@ def kmeans(D, init, rng: np.random.Generator | None = None, max_iter: int = 300)
     else:
         mu = check_data(init, "init", n_features=X.shape[0])
         M = mu.shape[1]
+    distinct = np.unique(X, axis=1).shape[1]
+    if distinct < M:
+        raise ValueError(
+            f"D has {distinct} distinct sample{'s' if distinct != 1 else ''} for {M} clusters: "
+            f"equal samples always fall in the same cluster, so at most {distinct} clusters can "
+            f"be non-empty; use at most {distinct} clusters"
+        )
     w, var = np.full(M, 1.0 / M), np.ones((M, X.shape[0]))  # equal weights, C_c = I
 
     def means_only(X, Z01):
@@ -984,7 +1080,7 @@ def gmm_from_clusters(D, assignment, n_components: int | None = None, cov_type: 
     cov_type = _check_cov_type(cov_type)
     psi = _check_psi(psi)
     try:
-        w, mu, C = _m_step(_Samples(X), np.eye(M)[:, z], cov_type, psi)  # eq. (195)-(197)
+        w, mu, C = _m_step(X, np.eye(M)[:, z], cov_type, psi)  # eq. (199)-(201), 0/1 gammas
         _check_components(C, cov_type, X.var(axis=1))
         _check_factors(C, cov_type)
     except _Singular as exc:
@@ -1025,10 +1121,10 @@ def train_gmm_hard_em(D, gmm, cov_type: str = "full", psi: float | None = None,
     cov_type = _check_cov_type(cov_type)
     psi = _check_psi(psi)
     max_iter = check_int(max_iter, "max_iter", low=1)
-    data, data_var = _Samples(X), X.var(axis=1)
+    cache, data_var = {}, X.var(axis=1)
 
     def m_step(X, Z01):
-        w, mu, C = _m_step(data, Z01, cov_type, psi)  # eq. (195)-(197)
+        w, mu, C = _m_step(X, Z01, cov_type, psi, "fast", cache)  # eq. (199)-(201), 0/1 gammas
         _check_components(C, cov_type, data_var)
         _check_factors(C, cov_type)
         return w, mu, C
@@ -1101,36 +1197,70 @@ def _check_components_per_class(n_components, K: int) -> list[int]:
     return [_check_power_of_two(v, f"n_components[{k}]") for k, v in enumerate(n)]
 
 
-def _class_lbg(X, L, K, n_per_class, cov_type, psi, alpha, tol, max_iter):
+def _class_lbg(X, L, K, n_per_class, cov_type, psi, alpha, tol, max_iter, method):
+    """LBG for the samples of each class k = 0..K-1 (validated X, L and settings)."""
     out = []
     for k in range(K):
+        Xk = X[:, L == k]
+        _check_sizes(n_per_class[k], Xk, "D", f" in class {k}")
+        _warn_if_psi_dominates(Xk, psi, f"D (class {k})")
         try:
-            out.append(train_gmm_lbg(X[:, L == k], n_per_class[k], cov_type, psi, alpha, tol,
-                                     max_iter))
+            out.append(_lbg(Xk, n_per_class[k], cov_type, psi, alpha, tol, max_iter, method)[0])
         except DegenerateComponentError as exc:
             raise DegenerateComponentError(f"class {k}: {exc}", exc.component, exc.history,
                                            exc.gmm) from None
     return out
 
 
-def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float | None = 0.01,
-                         alpha: float = 0.1, tol: float = 1e-6,
-                         max_iter: int = 10_000) -> GMMClassifier:
+def _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, method):
+    return (_check_cov_type(cov_type), _check_psi(psi),
+            _check_positive(alpha, "alpha", "the split displacement"),
+            _check_positive(tol, "tol", "the stopping gain of the average log-likelihood"),
+            check_int(max_iter, "max_iter", low=1), _check_method(method))
+
+
+def _check_classes(L: np.ndarray) -> int:
+    """K, refusing a single class (a classifier needs two hypotheses)."""
+    K = int(L.max()) + 1
+    if K < 2:
+        raise ValueError(f"L holds a single class (0): a GMM classifier needs at least 2 classes, "
+                         f"got K = {K}; to model the density of one class, use "
+                         f"train_gmm_lbg(D, n_components)")
+    return K
+
+
+def _train_classifier(X, L, K, n_components, settings) -> GMMClassifier:
+    n = _check_components_per_class(n_components, K)
+    models = _class_lbg(X, L, K, n, *settings)
+    return GMMClassifier(gmms=tuple(m[-1] for m in models))
+
+
+def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float | None = None,
+                         alpha: float = 0.1, tol: float = 1e-6, max_iter: int = 10_000,
+                         method: str = "fast") -> GMMClassifier:
     r"""Train a GMM classifier: one LBG-trained GMM per class.
 
     Parameters
     ----------
     D : array_like, shape (D, N)
     L : array_like, shape (N,)
-        Labels 0..K-1, every class present.
+        Labels 0..K-1, K >= 2, every class present.
     n_components : int or sequence of K ints
-        Components of each class's GMM (powers of two).
-    cov_type, psi, alpha, tol, max_iter
+        Components of each class's GMM (powers of two, at most the class's samples).
+    cov_type, alpha, tol, max_iter, method
         As in `train_gmm_lbg`.
+    psi : float or None, default None
+        Eigenvalue floor of every class's GMM, as in `train_gmm_lbg`. ``None`` (the default): no
+        floor. The course's labs pass ``psi=0.01`` explicitly.
 
     Returns
     -------
     GMMClassifier
+
+    Raises
+    ------
+    ValueError
+        A single class, or more components than samples in a class.
 
     Notes
     -----
@@ -1139,25 +1269,25 @@ def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float 
     (eq. 203).
     """
     X, L = check_data_labels(D, L)
-    K = int(L.max()) + 1
-    n = _check_components_per_class(n_components, K)
-    models = _class_lbg(X, L, K, n, cov_type, psi, alpha, tol, max_iter)
-    return GMMClassifier(gmms=tuple(m[-1] for m in models))
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, method)
+    return _train_classifier(X, L, _check_classes(L), n_components, settings)
 
 
 def lbg_gmm_classifiers(D, L, n_components: int, cov_type: str = "full",
-                        psi: float | None = 0.01, alpha: float = 0.1, tol: float = 1e-6,
-                        max_iter: int = 10_000) -> dict[int, GMMClassifier]:
+                        psi: float | None = None, alpha: float = 0.1, tol: float = 1e-6,
+                        max_iter: int = 10_000, method: str = "fast") -> dict[int, GMMClassifier]:
     r"""The GMM classifiers of every LBG size 1, 2, 4, ..., ``n_components`` from one LBG run per
     class (the course's tables), as ``{M: GMMClassifier}``.
 
-    Parameters and Notes as in `train_gmm_classifier` (section 9.5, eq. 202); ``result[M]`` equals
+    Parameters and Notes as in `train_gmm_classifier` (section 9.5, eq. 202), ``psi`` included
+    (default ``None``: no floor; the course's labs pass ``psi=0.01``); ``result[M]`` equals
     ``train_gmm_classifier(D, L, M, ...)``.
     """
     X, L = check_data_labels(D, L)
-    K = int(L.max()) + 1
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, method)
+    K = _check_classes(L)
     n = _check_power_of_two(n_components, "n_components")
-    models = _class_lbg(X, L, K, [n] * K, cov_type, psi, alpha, tol, max_iter)
+    models = _class_lbg(X, L, K, [n] * K, *settings)
     return {2**i: GMMClassifier(gmms=tuple(m[i] for m in models)) for i in range(len(models[0]))}
 
 
@@ -1195,9 +1325,9 @@ class OpenSetClassifier:
 
 
 def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
-                              cov_type: str = "full", psi: float | None = 0.01,
+                              cov_type: str = "full", psi: float | None = None,
                               alpha: float = 0.1, tol: float = 1e-6,
-                              max_iter: int = 10_000) -> OpenSetClassifier:
+                              max_iter: int = 10_000, method: str = "fast") -> OpenSetClassifier:
     r"""Train an open-set classifier: GMMs of the K known classes and a GMM of an unlabelled pool.
 
     Parameters
@@ -1212,12 +1342,20 @@ def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
         Components of each known class (1 = a Gaussian).
     n_other : int
         Components of the pool's GMM (a power of two).
-    cov_type, psi, alpha, tol, max_iter
+    cov_type, alpha, tol, max_iter, method
         As in `train_gmm_lbg`, for every GMM.
+    psi : float or None, default None
+        Eigenvalue floor of every GMM, as in `train_gmm_lbg`. ``None`` (the default): no floor.
+        The course's labs pass ``psi=0.01`` explicitly.
 
     Returns
     -------
     OpenSetClassifier
+
+    Warns
+    -----
+    UserWarning
+        ``D_pool`` with fewer samples (columns) than features (rows): transposed?
 
     Notes
     -----
@@ -1226,7 +1364,12 @@ def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
     posterior, under K + 1 priors, is the largest. These likelihoods are not calibrated: the
     decisions are only as good as the models.
     """
-    known = train_gmm_classifier(D, L, n_components, cov_type, psi, alpha, tol, max_iter)
-    P = check_data(D_pool, "D_pool", n_features=known.gmms[0].n_features)
-    other = train_gmm_lbg(P, n_other, cov_type, psi, alpha, tol, max_iter)[-1]
+    X, L = check_data_labels(D, L)
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, method)
+    known = _train_classifier(X, L, int(L.max()) + 1, n_components, settings)  # K = 1 allowed
+    P = check_data(D_pool, "D_pool", n_features=X.shape[0], unlabelled=True)
+    n_other = _check_power_of_two(n_other, "n_other")
+    _check_sizes(n_other, P, "D_pool")
+    _warn_if_psi_dominates(P, settings[1], "D_pool")
+    other = _lbg(P, n_other, *settings, name="D_pool")[0][-1]
     return OpenSetClassifier(known=known, other=other)

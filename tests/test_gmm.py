@@ -342,12 +342,12 @@ def test_one_component_classifiers_are_the_gaussian_classifiers():
 
 def test_classifier_sizes_per_class_and_llr():
     X, L = iris_like()
-    clf = train_gmm_classifier(X, L, [1, 2, 4])
+    clf = train_gmm_classifier(X, L, [1, 2, 4], psi=0.01)
     assert [g.n_components for g in clf.gmms] == [1, 2, 4]
-    path = lbg_gmm_classifiers(X, L, 4)
+    path = lbg_gmm_classifiers(X, L, 4, psi=0.01)
     assert sorted(path) == [1, 2, 4]
-    assert path[4] == train_gmm_classifier(X, L, 4)
-    b = train_gmm_classifier(X[:, L < 2], L[L < 2], 2)
+    assert path[4] == train_gmm_classifier(X, L, 4, psi=0.01)
+    b = train_gmm_classifier(X[:, L < 2], L[L < 2], 2, psi=0.01)
     S = b.scores(X)
     np.testing.assert_array_equal(b.llr(X), S[1] - S[0])
     with pytest.raises(ValueError, match="binary"):
@@ -366,7 +366,8 @@ def test_classifiers_accept_the_list_form_and_refuse_mixed_dimensions(gmm3):
 
 def test_open_set_scores_have_one_more_row():
     X, L = iris_like()
-    clf = train_open_set_classifier(X[:, L < 2], L[L < 2], X, n_components=1, n_other=2)
+    clf = train_open_set_classifier(X[:, L < 2], L[L < 2], X, n_components=1, n_other=2,
+                                    psi=0.01)
     S = clf.scores(X)
     assert S.shape == (3, X.shape[1])
     np.testing.assert_allclose(S[2], logpdf_GMM(X, clf.other), rtol=1e-12)
@@ -418,7 +419,7 @@ def test_invalid_classifiers_are_refused(gmm3):
         OpenSetClassifier(known=clf, other=GMM.from_list([(1.0, 0.0, 1.0)]))
     with pytest.raises(ValueError, match="D_pool"):
         X, L = iris_like()
-        train_open_set_classifier(X, L, X[:1], n_other=2)
+        train_open_set_classifier(X, L, X[:1], n_other=2, psi=0.01)
 
 
 def test_data_of_the_wrong_dimension_is_explained(gmm3):
@@ -439,9 +440,9 @@ def test_invalid_hyperparameters_are_refused(gmm3):
     with pytest.raises(ValueError, match="alpha"):
         split_gmm(gmm3, alpha=0.0)
     with pytest.raises(ValueError, match="power of two"):
-        train_gmm_lbg(X, 3)
+        train_gmm_lbg(X, 3, psi=0.01)
     with pytest.raises(ValueError, match=r"n_components has 2 entries"):
-        train_gmm_classifier(X, np.arange(40) % 3, [1, 2])
+        train_gmm_classifier(X, np.arange(40) % 3, [1, 2], psi=0.01)
     with pytest.raises(ValueError, match="max_iter"):
         train_gmm_em(X, gmm3, max_iter=0)
     with pytest.raises(ValueError, match=r"gamma has shape"):
@@ -477,10 +478,11 @@ def test_models_compare_and_hash_by_value(gmm3):
     assert twin == gmm3 and hash(twin) == hash(gmm3) and len({twin, gmm3}) == 1
     moved = GMM(w=gmm3.w, mu=gmm3.mu + 1e-15 * (gmm3.mu == 0), C=gmm3.C)
     assert moved != gmm3  # exact comparison: any change of a field counts
-    a, b = train_gmm_classifier(X, L, 2), train_gmm_classifier(X, L, 2)  # learners are pure
-    assert a == b and hash(a) == hash(b) and a != train_gmm_classifier(X, L, 2, "diagonal")
-    o1 = train_open_set_classifier(X[:, L < 2], L[L < 2], X, n_other=2)
-    o2 = train_open_set_classifier(X[:, L < 2], L[L < 2], X, n_other=2)
+    a, b = train_gmm_classifier(X, L, 2, psi=0.01), train_gmm_classifier(X, L, 2, psi=0.01)
+    assert a == b and hash(a) == hash(b)  # learners are pure
+    assert a != train_gmm_classifier(X, L, 2, "diagonal", psi=0.01)
+    o1 = train_open_set_classifier(X[:, L < 2], L[L < 2], X, n_other=2, psi=0.01)
+    o2 = train_open_set_classifier(X[:, L < 2], L[L < 2], X, n_other=2, psi=0.01)
     assert o1 == o2 and hash(o1) == hash(o2)
     with pytest.raises(ValueError, match="read-only"):
         a.gmms[0].C[0, 0, 0] = 1.0
@@ -489,7 +491,7 @@ def test_models_compare_and_hash_by_value(gmm3):
 @pytest.mark.parametrize("cov_type", COV_TYPES)
 def test_each_family_is_returned_in_full_and_evaluated_as_the_plain_reference(cov_type):
     X = two_blobs()
-    g = train_gmm_lbg(X, 4, cov_type)[-1]
+    g = train_gmm_lbg(X, 4, cov_type, psi=0.01)[-1]
     off = g.C * (1 - np.eye(3))
     assert (not off.any()) == (cov_type == "diagonal")
     assert np.all(g.C == g.C[0]) == (cov_type == "tied")
@@ -534,7 +536,7 @@ def test_plot_helpers_draw_what_they_are_given():
     from mlpr.plots import plot_clusters_2d, plot_em_runs, plot_gmm_1d, plot_lbg_history
 
     x = np.random.default_rng(0).normal(size=200)
-    models, hists = train_gmm_lbg(x[None, :], 4, return_history=True)
+    models, hists = train_gmm_lbg(x[None, :], 4, return_history=True, psi=0.01)
     fig = plot_gmm_1d(x, {f"{g.n_components}": g for g in models}, xlabel="x", title="t")
     assert len(fig.axes[0].get_lines()) == 3 and fig.axes[0].get_title() == "t"
     fig = plot_lbg_history(hists)
@@ -544,7 +546,7 @@ def test_plot_helpers_draw_what_they_are_given():
     fig = plot_em_runs({"a": [1.0, 2.0], "b": [1.0, 1.5, 1.7]}, notes={"a": "stop"}, logy=True)
     assert [len(line.get_xdata()) for line in fig.axes[0].get_lines()] == [2, 3]
     X = two_blobs()[:2]
-    g = train_gmm_lbg(X, 2)[-1]
+    g = train_gmm_lbg(X, 2, psi=0.01)[-1]
     fig = plot_clusters_2d(X, responsibilities(X, g), means=g.mu, gmm=g)
     assert fig.axes[0].get_legend() is not None
     with pytest.raises(ValueError, match=r"gamma has shape"):
@@ -553,3 +555,110 @@ def test_plot_helpers_draw_what_they_are_given():
         plot_clusters_2d(two_blobs(), np.ones((1, 300)))
     import matplotlib.pyplot as plt
     plt.close("all")
+
+
+# -- the reference EM step and the fast one (conventions 3b) -------------------------------------
+
+
+@pytest.mark.parametrize("cov_type", COV_TYPES)
+@pytest.mark.parametrize("psi", [None, 0.5])
+def test_fast_em_step_equals_the_reference(gmm3, cov_type, psi):
+    X = np.random.default_rng(11).normal(size=(2, 200)) * 2 + 1
+    g = constrained(gmm3, cov_type)
+    ref = em_step(X, g, cov_type, psi=psi, method="reference")
+    fast = em_step(X, g, cov_type, psi=psi)  # the default
+    np.testing.assert_allclose(fast.w, ref.w, rtol=1e-10)
+    np.testing.assert_allclose(fast.mu, ref.mu, rtol=1e-10)
+    np.testing.assert_allclose(fast.C, ref.C, rtol=1e-10, atol=1e-14)
+    # whole EM runs and LBG agree too
+    a, ha = train_gmm_em(X, g, cov_type, psi=psi, tol=1e-8, method="reference")
+    b, hb = train_gmm_em(X, g, cov_type, psi=psi, tol=1e-8, method="fast")
+    assert len(ha) == len(hb)
+    np.testing.assert_allclose(hb, ha, rtol=1e-10)
+    np.testing.assert_allclose(b.C, a.C, rtol=1e-8, atol=1e-12)
+    la = train_gmm_lbg(X, 4, cov_type, psi=0.01, method="reference")[-1]
+    lb = train_gmm_lbg(X, 4, cov_type, psi=0.01)[-1]
+    np.testing.assert_allclose(logpdf_GMM(X, lb), logpdf_GMM(X, la), rtol=1e-8)
+
+
+def test_reference_statistics_are_the_sums_over_samples(gmm3):
+    from mlpr import _gmm_fast
+
+    X = np.random.default_rng(12).normal(size=(3, 50))
+    gamma = np.random.default_rng(13).dirichlet(np.ones(4), size=50).T
+    Nc, F, S = gmm_statistics(X, gamma)  # the plain form
+    Nf, Ff, Sf = _gmm_fast.statistics(X, gamma)  # BLAS syrk
+    np.testing.assert_allclose(Nf, Nc, rtol=1e-12)
+    np.testing.assert_allclose(Ff, F, rtol=1e-12)
+    np.testing.assert_allclose(Sf, S, rtol=1e-10)
+    with pytest.raises(ValueError, match="method must be one of"):
+        em_step(X, GMM.from_list([(1.0, np.zeros(3), np.eye(3))]), method="slow")
+
+
+# -- careless input -------------------------------------------------------------------------------
+
+
+def test_more_components_than_samples_are_refused():
+    X = np.random.default_rng(0).normal(size=(2, 5))
+    with pytest.raises(ValueError, match=r"16 components for the 5 samples of D.*at most 5"):
+        train_gmm_lbg(X, 16, psi=0.01)
+    X3 = X[:, :3]
+    with pytest.raises(ValueError, match=r"4 components for the 3 samples of D"):
+        train_gmm_lbg(X3, 4, psi=0.01)
+    start = GMM.from_list([(0.25, X3[:, [i % 3]], np.eye(2)) for i in range(4)])
+    with pytest.raises(ValueError, match=r"4 components for the 3 samples of D"):
+        em_step(X3, start, psi=0.01)
+    with pytest.raises(ValueError, match=r"4 components for the 3 samples of D"):
+        train_gmm_em(X3, start, psi=0.01)
+    L = np.array([0, 0, 0, 1, 1])
+    with pytest.raises(ValueError, match=r"4 components for the 2 samples of D in class 1"):
+        train_gmm_classifier(X, L, [2, 4], psi=0.01)
+    with pytest.raises(ValueError, match=r"8 components for the 5 samples of D_pool"):
+        train_open_set_classifier(X, L, X, n_other=8, psi=0.01)
+
+
+def test_a_floor_above_the_data_variance_warns():
+    X = 1e-3 * np.random.default_rng(1).normal(size=(2, 100))  # variances ~1e-6
+    with pytest.warns(UserWarning, match=r"psi=0.01 is above every variance of D.*coincide") as w:
+        train_gmm_lbg(X, 2, psi=0.01)
+    assert w[0].filename == __file__  # the warning points at the caller's line
+    with pytest.warns(UserWarning, match=r"psi=0.01 is above every variance of D \(class 0\)"):
+        train_gmm_classifier(np.hstack([X, 1e3 * X]), np.repeat([0, 1], 100), 2, psi=0.01)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        train_gmm_lbg(X, 2, psi=1e-8)  # a floor below the variances is silent
+
+
+def test_a_single_class_is_refused():
+    X = np.random.default_rng(2).normal(size=(2, 20))
+    with pytest.raises(ValueError, match=r"single class.*at least 2 classes.*train_gmm_lbg"):
+        train_gmm_classifier(X, np.zeros(20, int), 1, psi=0.01)
+    with pytest.raises(ValueError, match=r"single class"):
+        lbg_gmm_classifiers(X, np.zeros(20, int), 2, psi=0.01)
+    # the open-set classifier may have one known class: "none of the others" is the second
+    osc = train_open_set_classifier(X, np.zeros(20, int), X, n_other=2, psi=0.01)
+    assert osc.scores(X).shape == (2, 20)
+
+
+def test_a_transposed_pool_is_named_in_the_warning():
+    X = np.random.default_rng(4).normal(size=(4, 60))
+    L = np.repeat([0, 1], 30)
+    pool = X[:, :3]  # 4 features, 3 samples: looks transposed
+    with pytest.warns(UserWarning, match=r"D_pool has shape \(4, 3\).*D_pool\.T") as rec:
+        train_open_set_classifier(X, L, pool, n_other=1, psi=0.01)
+    assert not any("D has shape" in str(w.message) for w in rec)
+
+
+def test_kmeans_refuses_a_float_number_of_clusters_and_too_few_distinct_points():
+    X = np.random.default_rng(3).normal(size=(2, 30))
+    rng = np.random.default_rng(0)
+    with pytest.raises(TypeError, match=r"init must be a number of clusters \(an int\).*int\(3.0\)"):
+        kmeans(X, 3.0, rng)
+    same = np.ones((2, 10))
+    with pytest.raises(ValueError, match=r"D has 1 distinct sample for 3 clusters"):
+        kmeans(same, 3, rng)
+    two = np.hstack([np.zeros((2, 5)), np.ones((2, 5))])
+    with pytest.raises(ValueError, match=r"D has 2 distinct samples for 3 clusters"):
+        kmeans(two, two[:, [0, 1, 5]])
+    mu, z, _ = kmeans(two, 2, rng)  # as many clusters as distinct points: fine
+    assert set(z) == {0, 1}
