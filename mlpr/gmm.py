@@ -16,7 +16,8 @@ The functions, in the order of the chapter:
   `responsibilities` (eq. 191) and `hard_assignments` (eq. 192); `sample_GMM`.
 * Section 9.2, eq. 193-197: `kmeans`, `train_gmm_hard_em` (hard-assignment EM, K-means its
   special case) and `gmm_from_clusters` (the ML GMM of a clustering: EM's K-means start, 9.4).
-* Section 9.3, eq. 198-201: `gmm_statistics` (N_c, F_c, S_c), `em_step`, `train_gmm_em`.
+* Section 9.3, eq. 198 (the log-likelihood EM increases) and 199-201 (the M-step: mu_c, C_c,
+  w_c): `gmm_statistics` (N_c, F_c, S_c), `em_step`, `train_gmm_em`.
 * Section 9.4: `split_gmm` and `train_gmm_lbg` (LBG: 1, 2, 4, ... components).
 * Section 9.5, eq. 202-203: `train_gmm_classifier` / `lbg_gmm_classifiers` (one GMM per class,
   `GMMClassifier.scores` and ``llr``) and `train_open_set_classifier` (K known classes and a
@@ -367,7 +368,7 @@ def log_joint_GMM(D, gmm) -> np.ndarray:
 
     Notes
     -----
-    Eq. (190), section 9.1 of the MLPR notes:
+    Eq. (190), section 9.2 of the MLPR notes:
 
     .. math:: S_{c,n} = \log f_{X,G}(x_n, c) = \log w_c + \log \mathcal{N}(x_n \mid \mu_c, C_c)
     """
@@ -391,7 +392,7 @@ def logpdf_GMM(D, gmm) -> np.ndarray:
 
     Notes
     -----
-    Eq. (185) and (188), section 9.1: the marginal of the joint densities `log_joint_GMM`
+    Eq. (185) and (188), sections 9.1-9.2: the marginal of the joint densities `log_joint_GMM`
     (eq. 190) over the components, through ``logsumexp`` so that no density underflows,
 
     .. math:: \log f(x) = \log \sum_{c=1}^M \exp S_{c}(x), \qquad
@@ -415,7 +416,7 @@ def responsibilities(D, gmm) -> np.ndarray:
 
     Notes
     -----
-    Eq. (191), section 9.1:
+    Eq. (191), section 9.2:
 
     .. math:: \gamma_c(x) = \frac{w_c \mathcal{N}(x \mid \mu_c, C_c)}
               {\sum_{c'} w_{c'} \mathcal{N}(x \mid \mu_{c'}, C_{c'})}
@@ -851,7 +852,7 @@ def split_gmm(gmm, alpha: float = 0.1) -> GMM:
     -----
     Section 9.4 (LBG): :math:`d = \alpha \sqrt{\lambda_1} u_1`, with :math:`\lambda_1, u_1` the
     largest eigenvalue of :math:`C_c` and its eigenvector; the sign of :math:`u_1` only swaps the
-    two new components. The split model is the start of the next EM run (eq. 198-201).
+    two new components. The split model is the start of the next EM run (eq. 191, 199-201).
     """
     g = _as_gmm(gmm)
     alpha = _check_positive(alpha, "alpha", "the split displacement")
@@ -971,13 +972,13 @@ def _hard_em(X, start, cov_type, m_step, max_iter):
     (w, mu, C, kind), prev, history = start, None, []
     for _ in range(max_iter):
         S = _log_joint(X, w, mu, C, kind)
-        z = np.argmax(S, axis=0)  # eq. (192)/(193): hard assignment
+        z = np.argmax(S, axis=0)  # eq. (192): hard assignment
         best = S[z, np.arange(z.size)]
         history.append(float(best.mean()))  # eq. (194): complete-data average log-likelihood
         if prev is not None and np.array_equal(z, prev):
             return w, mu, C, z, history
         prev = _reseed_empty(z, best, w.size)
-        w, mu, C = m_step(X, np.eye(w.size)[:, prev])  # eq. (195)-(197), 0/1 responsibilities
+        w, mu, C = m_step(X, np.eye(w.size)[:, prev])  # eq. (196), ML per cluster: 0/1 gammas
         kind = cov_type
     warnings.warn(f"hard EM did not converge in max_iter={max_iter} iterations (assignments "
                   f"still changing)", ConvergenceWarning, stacklevel=3)
@@ -1071,8 +1072,9 @@ def gmm_from_clusters(D, assignment, n_components: int | None = None, cov_type: 
 
     Notes
     -----
-    The M-step of hard EM (eq. 195-197, section 9.2), i.e. eq. (199)-(201) with 0/1
-    responsibilities; with `kmeans` the alternative initialisation of EM named in section 9.4.
+    The M-step of hard EM (section 9.2: eq. 196 for the weights, each cluster's ML mean and
+    covariance), i.e. eq. (199)-(201) with 0/1 responsibilities; with `kmeans` the alternative
+    initialisation of EM named in section 9.4.
     """
     X, z = check_data_labels(D, assignment, require_all=True, n_classes=n_components)
     M = int(z.max()) + 1 if n_components is None else check_int(n_components, "n_components",

@@ -652,7 +652,7 @@ def test_a_transposed_pool_is_named_in_the_warning():
 def test_kmeans_refuses_a_float_number_of_clusters_and_too_few_distinct_points():
     X = np.random.default_rng(3).normal(size=(2, 30))
     rng = np.random.default_rng(0)
-    with pytest.raises(TypeError, match=r"init must be a number of clusters \(an int\).*int\(3.0\)"):
+    with pytest.raises(TypeError, match=r"a number of clusters \(an int\).*int\(3.0\)"):
         kmeans(X, 3.0, rng)
     same = np.ones((2, 10))
     with pytest.raises(ValueError, match=r"D has 1 distinct sample for 3 clusters"):
