@@ -72,9 +72,9 @@ import numpy as np
 import scipy.linalg
 from scipy.special import gammaln, logsumexp
 
+from . import _generative_fast
 from .gaussian import cholesky_factor, logpdf_GAU_ND_chol
 from .utils import (
-    centred_blocks,
     check_binary_values,
     check_bool,
     check_choice,
@@ -255,7 +255,7 @@ class GaussianClassifier(_Generative):
         "tied", (D,) variances for "tied_naive". `covariance` gives the (D, D) matrix of a
         class for every kind.
     kind : {"mvg", "naive", "tied", "tied_naive"}
-        The model, which picks its scorer in `_SCORERS`.
+        The model, which picks its scorer in `_SCORERS` (the notes' formula, or its fast form).
 
     Notes
     -----
@@ -268,7 +268,7 @@ class GaussianClassifier(_Generative):
     kind: str
 
     def __post_init__(self):
-        check_choice(self.kind, "kind", tuple(_SCORERS))
+        check_choice(self.kind, "kind", _KINDS)
 
     @property
     def n_classes(self) -> int:
@@ -291,13 +291,18 @@ class GaussianClassifier(_Generative):
         C = self.C if self.tied else self.C[k]
         return np.diag(C) if self.kind in _DIAGONAL_KINDS else C
 
-    def scores(self, D) -> np.ndarray:
+    def scores(self, D, method: str = "fast") -> np.ndarray:
         r"""Class-conditional log-densities of the columns of ``D``, shape (K, N).
 
         Parameters
         ----------
         D : array_like, shape (D, N)
             One sample per column (a 1-D array of length D is a single sample).
+        method : {"fast", "reference"}, default "fast"
+            ``"reference"``: each class's log-density as the notes write it (`_scores_full`,
+            `_scores_tied_reference`, `_scores_naive_reference`). ``"fast"``: the same scores
+            (equal to 1e-10 relatively, tested) for all classes at once, the tied and naive
+            kinds by matrix products (`mlpr._generative_fast`); the MVG has one form.
 
         Returns
         -------
@@ -313,105 +318,76 @@ class GaussianClassifier(_Generative):
             \log \mathcal{N}(x \mid \mu_k, C_k) = -\frac{D}{2}\log 2\pi
                 - \frac{1}{2}\log|C_k| - \frac{1}{2}(x - \mu_k)^T C_k^{-1} (x - \mu_k)
 
-        computed by the scorer of the model's kind: `_scores_full` (MVG), `_scores_tied`
-        (tied: one whitening for all classes), `_scores_diagonal` (naive kinds).
+        (eq. 54 for the MVG, the shared covariance of eq. 69 for the tied model, the product of
+        1-D Gaussians of eq. 66 for the naive kinds), computed by the scorer of the model's kind
+        and ``method`` (`_SCORERS`).
         """
         # NaN or inf in D make the scores of their columns NaN or inf, so the diagonal kinds
         # check their (K, N) scores below instead of making a pass over the (D, N) data; the
         # full kinds check D first, as logpdf_GAU_ND_chol would name it X
         diagonal = self.kind in _DIAGONAL_KINDS
         X = check_data(D, n_features=self.n_features, allow_1d=True, check_finite=not diagonal)
-        with np.errstate(invalid="ignore", over="ignore"):
-            S = _SCORERS[self.kind](X, self.mu, self.C)
+        scorer = _SCORERS[check_choice(method, "method", tuple(_SCORERS))][self.kind]
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            S = scorer(X, self.mu, self.C)  # log N(x | mu_k, C_k), eq. (54), (66), (69)
         return check_finite_result(S, X, "D", what="the class log-likelihoods",
                                    nan_reason="a covariance is too close to singular")
 
 
-# The scorers: S[k, n] = log N(x_n | mu_k, C_k) of validated X (D, N) for each kind's C.
+# The scorers: S[k, n] = log N(x_n | mu_k, C_k) of validated X (D, N) for each kind's C, as the
+# notes write them; `mlpr._generative_fast` computes the same scores for all classes at once.
 
 
 def _scores_full(X: np.ndarray, mu: np.ndarray, C: np.ndarray) -> np.ndarray:
-    """MVG: the Gaussian log-density of each class, C (K, D, D)."""
+    """MVG: the Gaussian log-density of each class (eq. 54), C (K, D, D)."""
     return np.stack([logpdf_GAU_ND_chol(X, mu[:, k], cholesky_factor(C[k], f"C[{k}]"))
-                     for k in range(mu.shape[1])])  # log N(x | mu_k, C_k)
+                     for k in range(mu.shape[1])])  # eq. (54): log N(x | mu_k, C_k)
 
 
-def _scores_tied(X: np.ndarray, mu: np.ndarray, C: np.ndarray) -> np.ndarray:
-    """Tied: one Gaussian log-density plus a linear term per class, C (D, D).
-
-    With a shared covariance, around any point x0 (here the mean of the class means, which
-    keeps the numbers small),
-    log N(x | mu_k, C) = log N(x | x0, C) + a_k^T (x - x0) + b_k, with
-    a_k = C^{-1} (mu_k - x0) and b_k = -1/2 (mu_k - x0)^T a_k: the quadratic term is common to
-    all classes (the linear discriminants of the notes), so the (D, D) whitening is done once.
-    """
-    x0 = mu.mean(axis=1, keepdims=True)
-    Lchol = cholesky_factor(C)
-    A = scipy.linalg.cho_solve((Lchol, True), mu - x0)  # a_k = C^{-1} (mu_k - x0)
-    b = -0.5 * np.sum((mu - x0) * A, axis=0)  # b_k = -1/2 (mu_k - x0)^T a_k
-    S = np.empty((mu.shape[1], X.shape[1]))
-    for sl, Z in centred_blocks(X, x0):
-        np.matmul(A.T, Z, out=S[:, sl])  # a_k^T (x - x0)
-    S += vcol(b)  # + b_k
-    S += logpdf_GAU_ND_chol(X, x0, Lchol)  # + log N(x | x0, C)
-    return S
+def _scores_tied_reference(X: np.ndarray, mu: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """Tied: the Gaussian log-density of each class with the shared covariance (eq. 69)."""
+    Lchol = cholesky_factor(C)  # C = L L^T, one factor for all classes
+    return np.stack([logpdf_GAU_ND_chol(X, mu[:, k], Lchol)
+                     for k in range(mu.shape[1])])  # eq. (69): log N(x | mu_k, C)
 
 
-def _scores_diagonal(X: np.ndarray, mu: np.ndarray, var: np.ndarray) -> np.ndarray:
-    """Naive kinds: sum over features of 1-D Gaussian log-densities, var (K, D) or (D,).
-
-    sum_j log N(x_j | mu_kj, var_kj) = -1/2 sum_j [log(2 pi var_kj) + lam_kj (x_j - mu_kj)^2]
-    with lam = 1 / var; the squares are expanded around x0 (the mean of the class means),
-    z = x - x0, m_k = mu_k - x0:
-    sum_j lam_kj (z_j - m_kj)^2 = lam_k^T z^2 - 2 (lam_k m_k)^T z + m_k^T (lam_k m_k),
-    two (K, D) x (D, N) products for all classes at once.
-    """
-    x0 = mu.mean(axis=1, keepdims=True)
-    M = mu - x0  # m_k, (D, K)
-    var = np.broadcast_to(var.T if var.ndim == 2 else vcol(var), M.shape)  # (D, K)
-    lam = 1.0 / var
-    S = np.empty((mu.shape[1], X.shape[1]))
-    for sl, Z in centred_blocks(X, x0):  # z = x - x0
-        np.matmul((lam * M).T, Z, out=S[:, sl])  # (lam_k m_k)^T z
-        np.square(Z, out=Z)  # z^2, in the block's own buffer
-        S[:, sl] -= (0.5 * lam).T @ Z  # - 1/2 lam_k^T z^2
-    S += vcol(-0.5 * np.sum(_LOG_2PI + np.log(var) + M * M * lam, axis=0))
-    return S  # - 1/2 sum_j [log(2 pi var_kj) + lam_kj m_kj^2]
+def _scores_naive_reference(X: np.ndarray, mu: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """Naive kinds: the sum over features of 1-D Gaussian log-densities (eq. 66), var (K, D)
+    or, tied, (D,)."""
+    var = np.broadcast_to(var, (mu.shape[1], mu.shape[0]))  # sigma^2_kj, (K, D)
+    return np.stack([
+        np.sum(-0.5 * (_LOG_2PI + np.log(v[:, None]) + (X - m[:, None]) ** 2 / v[:, None]),
+               axis=0)  # eq. (66): sum_j log N(x_j | mu_kj, sigma^2_kj)
+        for m, v in zip(mu.T, var)])
 
 
+# method -> kind -> scorer: the documented choice of `GaussianClassifier.scores`
 _SCORERS = {
-    "mvg": _scores_full,
-    "naive": _scores_diagonal,
-    "tied": _scores_tied,
-    "tied_naive": _scores_diagonal,
+    "reference": {"mvg": _scores_full, "naive": _scores_naive_reference,
+                  "tied": _scores_tied_reference, "tied_naive": _scores_naive_reference},
+    "fast": {"mvg": _scores_full, "naive": _generative_fast.scores_diagonal,
+             "tied": _generative_fast.scores_tied,
+             "tied_naive": _generative_fast.scores_diagonal},
 }
+_KINDS = ("mvg", "naive", "tied", "tied_naive")
 
 
-# The estimators (section 5.1): mu (D, K) and the C of each kind from validated (D, L). Each
-# class is centred on its own mean before any product, so the estimates are accurate to
-# rounding on data far from the origin.
+# The estimators (section 5.1) are written in the trainers; each class is centred on its own
+# mean before any product, so the estimates are accurate to rounding on data far from the origin.
 
 
-def _ml_full(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """mu_c (D,) and C_c = 1/N_c sum_i (x_i - mu_c)(x_i - mu_c)^T, (D, D), of the samples Z
-    (D, N_c) of one class, a copy of its own that is centred in place."""
-    mu = Z.mean(axis=1)  # mu_c = 1/N_c sum_{i in c} x_i
-    Z -= mu[:, None]
-    return mu, (Z @ Z.T) / Z.shape[1]  # C_c = 1/N_c sum_{i in c} (x_i - mu_c)(x_i - mu_c)^T
-
-
-def _ml_diagonal(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """mu_c (D,) and the variances sigma^2_cj = 1/N_c sum_i (x_ij - mu_cj)^2, (D,)."""
-    mu = Z.mean(axis=1)  # mu_c = 1/N_c sum_{i in c} x_i
-    Z -= mu[:, None]
-    return mu, np.einsum("dn,dn->d", Z, Z) / Z.shape[1]  # diag(C_c)
-
-
-def _per_class(D: np.ndarray, L: np.ndarray, estimate):
-    """Class means (D, K), the ``estimate`` of each class stacked (K, ...), class sizes (K,)."""
-    n = _class_counts(L)
-    stats = [estimate(D[:, L == k]) for k in range(n.size)]  # boolean indexing: copies
-    return np.stack([s[0] for s in stats], axis=1), np.stack([s[1] for s in stats]), n
+def _class_estimates(D: np.ndarray, L: np.ndarray, K: int, diagonal: bool = False):
+    """The ML mean (D, K) and covariance (K, D, D) of each class (eq. 59), or with ``diagonal``
+    its variances (K, D) (eq. 68), from validated (D, L)."""
+    mu, C = [], []
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported by `_finish`
+        for c in range(K):
+            Z = D[:, L == c]  # the N_c samples of class c (boolean indexing: a copy)
+            mu.append(Z.mean(axis=1))  # mu_c = 1/N_c sum_{i | c_i = c} x_i
+            Z -= mu[-1][:, None]  # x_i - mu_c
+            C.append(np.einsum("dn,dn->d", Z, Z) / Z.shape[1] if diagonal  # sigma^2_cj
+                     else (Z @ Z.T) / Z.shape[1])  # 1/N_c sum (x_i - mu_c)(x_i - mu_c)^T
+    return np.stack(mu, axis=1), np.stack(C)
 
 
 def _unbiased_scale(n: np.ndarray, unbiased: bool) -> np.ndarray:
@@ -424,47 +400,18 @@ def _pooling_weights(n: np.ndarray, unbiased: bool) -> np.ndarray:
     return n / (n.sum() - n.size) if unbiased else n / n.sum()
 
 
-def _estimate_mvg(D, L, unbiased):
-    """MVG: mu_c and the full C_c of each class, (K, D, D)."""
-    mu, C, n = _per_class(D, L, _ml_full)  # C_c
-    return mu, C * _unbiased_scale(n, unbiased)[:, None, None]
-
-
-def _estimate_naive(D, L, unbiased):
-    """Naive Bayes: mu_c and the variances of each class, the diagonal of C_c, (K, D)."""
-    mu, var, n = _per_class(D, L, _ml_diagonal)  # sigma^2_cj, (K, D)
-    return mu, var * vcol(_unbiased_scale(n, unbiased))
-
-
-def _estimate_tied(D, L, unbiased):
-    """Tied: the class means and the within-class covariance Sw shared by all, (D, D)."""
-    mu, C, n = _per_class(D, L, _ml_full)
-    Sw = np.tensordot(_pooling_weights(n, unbiased), C, axes=1)  # Sw = 1/N sum_c N_c C_c
-    return mu, 0.5 * (Sw + Sw.T)
-
-
-def _estimate_tied_naive(D, L, unbiased):
-    """Tied naive: the class means and the diagonal of Sw, (D,)."""
-    mu, var, n = _per_class(D, L, _ml_diagonal)
-    return mu, _pooling_weights(n, unbiased) @ var  # diag(Sw), (D,)
-
-
-_ESTIMATORS = {
-    "mvg": _estimate_mvg,
-    "naive": _estimate_naive,
-    "tied": _estimate_tied,
-    "tied_naive": _estimate_tied_naive,
-}
-
-
-def _train_gaussian(D, L, kind: str, unbiased, psi) -> GaussianClassifier:
-    """Validate, estimate with the kind's estimator, floor, check invertibility."""
+def _check_training(D, L, kind: str, unbiased, psi):
+    """Validated D, L, the class sizes, ``unbiased`` and ``psi`` of a Gaussian trainer."""
     D, L = check_data_labels(D, L)
     unbiased = check_bool(unbiased, "unbiased")
     psi = None if psi is None else _check_psi(psi)
-    _check_class_sizes(_class_counts(L), kind, unbiased)
-    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported just below
-        mu, C = _ESTIMATORS[kind](D, L, unbiased)
+    n = _class_counts(L)
+    _check_class_sizes(n, kind, unbiased)
+    return D, L, n, unbiased, psi
+
+
+def _finish(D, L, mu, C, kind: str, psi) -> GaussianClassifier:
+    """Check the estimates are finite, floor them at ``psi``, check invertibility: the model."""
     check_finite_statistic(mu, D, "D", "the class means")
     check_finite_statistic(C, D, "D", "the class covariances")
     if psi is not None:
@@ -627,7 +574,10 @@ def train_mvg(D, L, *, unbiased: bool = False, psi: float | None = None) -> Gaus
         \mu_c = \frac{1}{N_c}\sum_{i \mid c_i = c} x_i, \qquad
         C_c = \frac{1}{N_c}\sum_{i \mid c_i = c} (x_i - \mu_c)(x_i - \mu_c)^T .
     """
-    return _train_gaussian(D, L, "mvg", unbiased, psi)
+    D, L, n, unbiased, psi = _check_training(D, L, "mvg", unbiased, psi)
+    mu, C = _class_estimates(D, L, n.size)  # eq. (59): mu_c and C_c of each class
+    C = C * _unbiased_scale(n, unbiased)[:, None, None]  # 1/(N_c - 1) with unbiased=True
+    return _finish(D, L, mu, C, "mvg", psi)
 
 
 def train_naive_bayes(
@@ -670,7 +620,10 @@ def train_naive_bayes(
         \log f(x \mid c) = \sum_{j=1}^D \log \mathcal{N}(x_j \mid \mu_{cj}, \sigma^2_{cj}),
         \qquad \sigma^2_{cj} = \frac{1}{N_c}\sum_{i \mid c_i = c} (x_{ij} - \mu_{cj})^2 .
     """
-    return _train_gaussian(D, L, "naive", unbiased, psi)
+    D, L, n, unbiased, psi = _check_training(D, L, "naive", unbiased, psi)
+    mu, var = _class_estimates(D, L, n.size, diagonal=True)  # eq. (68): mu_cj, sigma^2_cj
+    var = var * vcol(_unbiased_scale(n, unbiased))  # 1/(N_c - 1) with unbiased=True
+    return _finish(D, L, mu, var, "naive", psi)
 
 
 def train_tied(D, L, *, unbiased: bool = False, psi: float | None = None) -> GaussianClassifier:
@@ -712,7 +665,11 @@ def train_tied(D, L, *, unbiased: bool = False, psi: float | None = None) -> Gau
     then linear in x (`tied_linear_discriminants`). A class with a single sample is allowed: its
     mean is that sample and it adds nothing to the sum.
     """
-    return _train_gaussian(D, L, "tied", unbiased, psi)
+    D, L, n, unbiased, psi = _check_training(D, L, "tied", unbiased, psi)
+    mu, C = _class_estimates(D, L, n.size)  # mu_c and C_c of each class (eq. 59)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported by `_finish`
+        Sw = np.tensordot(_pooling_weights(n, unbiased), C, axes=1)  # eq. (70): 1/N sum N_c C_c
+    return _finish(D, L, mu, 0.5 * (Sw + Sw.T), "tied", psi)
 
 
 def train_tied_naive(
@@ -749,7 +706,9 @@ def train_tied_naive(
     .. math:: C = \operatorname{diag}(S_W), \qquad
               \sigma^2_j = \frac{1}{N}\sum_{c} \sum_{i \mid c_i = c} (x_{ij} - \mu_{cj})^2 .
     """
-    return _train_gaussian(D, L, "tied_naive", unbiased, psi)
+    D, L, n, unbiased, psi = _check_training(D, L, "tied_naive", unbiased, psi)
+    mu, var = _class_estimates(D, L, n.size, diagonal=True)  # mu_cj, sigma^2_cj (eq. 68)
+    return _finish(D, L, mu, _pooling_weights(n, unbiased) @ var, "tied_naive", psi)  # diag Sw
 
 
 # ------------------------------------------------------------------------------------------------

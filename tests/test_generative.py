@@ -966,3 +966,24 @@ def test_ml_class_priors_errors():
         ml_class_priors([0, 1], K=0)
     with pytest.raises(ValueError, match="non-integer"):
         ml_class_priors([0.5, 1])
+
+
+# -- the scorers as the notes write them and their fast forms (conventions 3b) -------------------
+
+
+@pytest.mark.parametrize("train", [train_mvg, train_naive_bayes, train_tied, train_tied_naive])
+def test_fast_scores_equal_the_formula(train):
+    rng = np.random.default_rng(21)
+    D = rng.normal(size=(5, 300)) * np.array([[1.0], [3.0], [0.5], [2.0], [1.0]]) + 10.0
+    L = rng.integers(0, 3, 300)
+    model = train(D, L)
+    X = rng.normal(size=(5, 200)) * 2 + 10.0
+    ref = model.scores(X, method="reference")
+    np.testing.assert_allclose(model.scores(X), ref, rtol=1e-10)  # "fast", the default
+    # the reference itself, against scipy's densities
+    for k in range(3):
+        C = model.covariance(k)
+        expected = scipy.stats.multivariate_normal(model.mu[:, k], C).logpdf(X.T)
+        np.testing.assert_allclose(ref[k], expected, rtol=1e-10)
+    with pytest.raises(ValueError, match="method"):
+        model.scores(X, method="slow")
