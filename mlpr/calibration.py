@@ -865,6 +865,11 @@ def _warn_multiclass(Z: np.ndarray, L: np.ndarray, gmax: float, l: float, tol: f
 # voting (section 7.4)
 
 
+# A vote of more systems than this on fewer samples than systems is taken for a transposed
+# matrix; a few systems voting on fewer samples (the notes' example: 3 systems, 2 samples) is not.
+_MANY_SYSTEMS = 10
+
+
 def majority_vote(decisions, K=None) -> np.ndarray:
     r"""Majority vote of M systems' decisions on each sample, ties to the lowest class.
 
@@ -880,6 +885,12 @@ def majority_vote(decisions, K=None) -> np.ndarray:
     -------
     ndarray of int64, shape (N,)
         The class with the most votes; among classes with equally many votes, the lowest.
+
+    Warns
+    -----
+    UserWarning
+        More than 10 systems (rows) and more systems than samples (columns), the usual sign of
+        a transposed (samples, systems) matrix.
 
     Notes
     -----
@@ -901,6 +912,12 @@ def majority_vote(decisions, K=None) -> np.ndarray:
     M, N = a.shape
     if M == 0:
         raise ValueError(f"decisions has shape {a.shape}: voting needs at least one system")
+    if M > max(N, _MANY_SYSTEMS):  # more systems than samples, and many: (samples, systems)
+        warnings.warn(
+            f"decisions has shape {a.shape}: {M} systems voting on {N} sample"
+            f"{'s' if N != 1 else ''}? majority_vote expects (M systems, N samples), one row per "
+            f"system; if decisions is (samples, systems), pass decisions.T",
+            UserWarning, stacklevel=2)
     d = check_labels(a.ravel(), name="decisions").reshape(M, N)
     top = int(d.max()) + 1 if d.size else 0
     K = max(2, top) if K is None else check_int(K, "K", low=max(2, top))

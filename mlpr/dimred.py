@@ -604,8 +604,8 @@ def fisher_criterion(w, D, L, scaling: str = "sums") -> float:
     Raises
     ------
     ValueError
-        ``w`` of the wrong size or zero, transposed ``D``, ``scaling="sums"`` with K != 2, or a
-        direction along which both scatters vanish (J = 0 / 0).
+        ``w`` of the wrong size or zero, transposed ``D``, a single class, ``scaling="sums"``
+        with K > 2, or a direction along which both scatters vanish (J = 0 / 0).
 
     Notes
     -----
@@ -636,12 +636,17 @@ def fisher_criterion(w, D, L, scaling: str = "sums") -> float:
     if not np.any(w):
         raise ValueError("w is the zero vector: Fisher's criterion needs a direction")
     K = int(L.max()) + 1
+    if K < 2:
+        raise ValueError(
+            "L holds a single class (0): Fisher's criterion compares the scatter between classes "
+            "with the scatter within them, so it needs at least 2 classes, with either scaling"
+        )
     if scaling == "sums" and K != 2:
         raise ValueError(
             f"L has K = {K} classes but scaling='sums' is the two-class criterion of notes 003 "
             f"(eq. 6.5); use scaling='covariances' (the main notes' LDA criterion) for K classes"
         )
-    y = (w.T @ D).ravel()  # the projections y_n = w^T x_n
+    y = _projections(w, D)  # y_n = w^T x_n, up to a positive factor
     between, within = _FISHER_SCATTERS[scaling](y, L, K)
     if within == 0.0:
         if between == 0.0:
@@ -649,6 +654,21 @@ def fisher_criterion(w, D, L, scaling: str = "sums") -> float:
                              "J(w) = 0 / 0 is undefined")
         return float("inf")
     return float(between / within)
+
+
+def _projections(w: np.ndarray, D: np.ndarray) -> np.ndarray:
+    """The projections ``w^T x_n``, divided by their largest magnitude when their squares would
+    overflow or underflow: J is a ratio of squares of y, unchanged by the scale of y."""
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        y = (w.T @ D).ravel()  # y_n = w^T x_n
+        top = float(np.abs(y).max())
+        if not _SAFE_NORM[0] <= top <= _SAFE_NORM[1]:  # squares out of range: rescale
+            scale = np.abs(D).max()
+            if scale > 0:  # w^T x may itself overflow or underflow: scale w and D first
+                y = ((w / np.abs(w).max()).T @ (D / scale)).ravel()
+            top = float(np.abs(y).max())
+            y = y / top if top > 0 else y
+    return y
 
 
 def _fisher_sums(y: np.ndarray, L: np.ndarray, K: int) -> tuple[float, float]:
@@ -668,12 +688,38 @@ _FISHER_SCATTERS = {"sums": _fisher_sums, "covariances": _fisher_covariances}
 
 
 def _check_hyperplane(w, b, n: int | None = None) -> tuple[np.ndarray, float]:
-    """w as a non-zero (D, 1) column and b as a float."""
+    """w as a non-zero (D, 1) column and b as a float; a w so large or small that ||w|| would
+    overflow or underflow is scaled, with b, by max |w_j|: (w / s, b / s) is the same hyperplane
+    and gives the same distances."""
     a = check_array(w, "w")
     w = check_vector(a, a.size if n is None else n, "w")
     if not np.any(w):
         raise ValueError("w is the zero vector: w^T x + b = 0 is not a hyperplane")
-    return w, check_real(b, "b", what="the bias of w^T x + b")
+    b = check_real(b, "b", what="the bias of w^T x + b")
+    scale = float(np.abs(w).max())
+    if not _SAFE_NORM[0] <= scale <= _SAFE_NORM[1]:
+        w, b = w / scale, b / scale  # max |w_j| = 1: ||w|| between 1 and sqrt(D)
+    return w, b
+
+
+# max |w_j| within which ||w|| = sqrt(sum w_j^2) neither overflows nor underflows
+_SAFE_NORM = (1e-150, 1e150)
+
+
+def _check_points(D, w) -> np.ndarray:
+    """The points D as a (D, N) matrix, their number of features checked against the size of
+    the normal w, the message naming the argument that disagrees."""
+    a = check_array(D, "D")
+    n, size = (a.shape[0] if a.ndim == 2 else a.size), np.size(w)
+    if a.ndim <= 2 and size != n:
+        hint = ("; if D is (samples x features), pass D.T"
+                if a.ndim == 2 and a.shape[1] == size else "")
+        raise ValueError(
+            f"w has {size} entries but the points D have {n} features (rows), shape {a.shape}: "
+            f"w is the normal of a hyperplane in the space of D, expected shape ({n},) or "
+            f"({n}, 1){hint}"
+        )
+    return check_data(a, n_features=n, allow_1d=True)
 
 
 def signed_distance(D, w, b) -> np.ndarray:
@@ -702,8 +748,8 @@ def signed_distance(D, w, b) -> np.ndarray:
 
     .. math:: r = \frac{y(x)}{\|w\|} = \frac{w^T x + b}{\|w\|}.
     """
-    w, b = _check_hyperplane(w, b)
-    X = check_data(D, n_features=w.shape[0], allow_1d=True)
+    X = _check_points(D, w)
+    w, b = _check_hyperplane(w, b, X.shape[0])
     return _signed_distance(X, w, b)
 
 
@@ -764,8 +810,8 @@ def project_on_hyperplane(D, w, b) -> np.ndarray:
 
     .. math:: x_\perp = x - r \frac{w}{\|w\|}, \qquad r = \frac{w^T x + b}{\|w\|}.
     """
-    w, b = _check_hyperplane(w, b)
-    X = check_data(D, n_features=w.shape[0], allow_1d=True)
+    X = _check_points(D, w)
+    w, b = _check_hyperplane(w, b, X.shape[0])
     r = _signed_distance(X, w, b)
     return X - (w / np.linalg.norm(w)) * vrow(r)  # x_perp = x - r w / ||w||
 

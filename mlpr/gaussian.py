@@ -664,6 +664,15 @@ def _logpdf_beta(p: np.ndarray, a: float, b: float) -> np.ndarray:
         return xlogy(a - 1.0, p) + xlog1py(b - 1.0, -p) - betaln(a, b)  # section 4.5.1
 
 
+def _ratio(a: float, b: float) -> float:
+    """``a / (a + b)`` for a, b >= 0 not both 0, computed as ``1 / (1 + b / a)`` when ``a + b``
+    overflows float64 (it would give 0)."""
+    total = a + b
+    if np.isfinite(total):
+        return a / total
+    return 1.0 / (1.0 + b / a)  # a, b finite and a + b > 1.7e308: one of them is above 8e307
+
+
 @model
 class BetaBernoulliPosterior:
     r"""The posterior Beta(a, b) of a Bernoulli probability p = P(x = 1) given observed data.
@@ -689,8 +698,8 @@ class BetaBernoulliPosterior:
                        what="a Beta shape parameter")
 
     def mean(self) -> float:
-        r"""Posterior mean :math:`E[p \mid X] = a / (a + b)`."""
-        return self.a / (self.a + self.b)  # E[p | X] = a / (a + b)
+        r"""Posterior mean :math:`E[p \mid X] = a / (a + b)`, also when a + b overflows."""
+        return _ratio(self.a, self.b)  # E[p | X] = a / (a + b)
 
     def predictive(self) -> float:
         r"""Probability that the next outcome is 1, :math:`P(x_{N+1} = 1 \mid X)`.
@@ -718,7 +727,7 @@ class BetaBernoulliPosterior:
                 f"Beta(a={self.a:g}, b={self.b:g}) has no single mode in [0, 1] (it needs a >= 1 "
                 f"and b >= 1, not both 1): its density is flat or unbounded at an end"
             )
-        return (self.a - 1.0) / (self.a + self.b - 2.0)  # argmax_p Beta(p | a, b)
+        return _ratio(self.a - 1.0, self.b - 1.0)  # argmax_p Beta(p | a, b) = (a-1)/(a+b-2)
 
     def logpdf(self, p) -> np.ndarray:
         """Posterior log-density at the probabilities ``p`` (any shape), see `logpdf_beta`."""

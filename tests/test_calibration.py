@@ -1,6 +1,7 @@
 """Tests of mlpr.calibration: linear calibration, fusion, isotonic calibration, K-fold protocol."""
 
 import dataclasses
+import warnings
 
 import numpy as np
 import pytest
@@ -671,3 +672,16 @@ def test_majority_vote_errors():
         majority_vote([[0, 2]], K=2)
     with pytest.raises(TypeError, match="decisions must"):
         majority_vote([["a", "b"]])
+
+
+def test_majority_vote_explains_a_transposed_matrix():
+    votes = np.random.default_rng(15).integers(0, 2, size=(30, 3))  # 30 samples x 3 systems
+    with pytest.warns(UserWarning, match=r"shape \(30, 3\): 30 systems voting on 3 samples.*"
+                                         r"decisions\.T"):
+        wrong = majority_vote(votes)
+    assert wrong.shape == (3,)
+    expected = (votes.sum(axis=1) >= 2).astype(int)  # 2 of 3 systems, counted by hand
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(majority_vote(votes.T), expected)  # silent
+        majority_vote(np.ones((3, 2), int))  # the notes' 3 systems on 2 samples: silent

@@ -874,9 +874,9 @@ def test_hyperplane_errors():
               lambda: hyperplane_offset([0.0, 0.0], 1.0)):
         with pytest.raises(ValueError, match="zero vector"):
             f()
-    with pytest.raises(ValueError, match="did you mean D.T"):
+    with pytest.raises(ValueError, match=r"w has 2 entries but the points D have 5 .*D\.T"):
         signed_distance(np.ones((5, 2)), [1.0, 1.0], 0.0)
-    with pytest.raises(ValueError, match=r"D has 2 features \(rows\)"):
+    with pytest.raises(ValueError, match=r"w has 3 entries but the points D have 2 features"):
         project_on_hyperplane(X, [1.0, 1.0, 1.0], 0.0)
     with pytest.raises(TypeError, match="b must be a real number"):
         signed_distance(X, [1.0, 1.0], None)
@@ -886,3 +886,47 @@ def test_hyperplane_errors():
         hyperplane_offset([1.0, np.inf], 0.0)
     with pytest.raises(ValueError, match=r"w has shape \(2, 2\)"):
         hyperplane_offset(np.eye(2), 0.0)
+
+
+# -- careless input: the hyperplane helpers and Fisher's criterion --------------------------------
+
+
+def test_a_normal_of_the_wrong_size_is_blamed_on_w():
+    D = np.random.default_rng(0).normal(size=(3, 10))
+    with pytest.raises(ValueError, match=r"w has 4 entries but the points D have 3 .*\(3,\)"):
+        signed_distance(D, np.ones(4), 0.0)
+    with pytest.raises(ValueError, match=r"w has 10 entries.*pass D\.T"):
+        signed_distance(D, np.ones(10), 0.0)
+    with pytest.raises(ValueError, match=r"w has 2 entries"):
+        project_on_hyperplane(D, np.ones((2, 1)), 0.0)
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e-300])
+def test_hyperplanes_of_extreme_scale_give_the_distances_of_the_unit_one(scale):
+    D = np.random.default_rng(1).normal(size=(3, 10))
+    w, b = np.array([1.0, -2.0, 0.5]), 0.3
+    r = (w @ D + b) / np.sqrt(w @ w)  # the same hyperplane, independently
+    np.testing.assert_allclose(signed_distance(D, scale * w, scale * b), r, rtol=1e-12)
+    np.testing.assert_allclose(hyperplane_offset(scale * w, scale * b), -b / np.sqrt(w @ w),
+                               rtol=1e-12)
+    np.testing.assert_allclose(project_on_hyperplane(D, scale * w, scale * b),
+                               D - np.outer(w / np.sqrt(w @ w), r), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("scaling", ["sums", "covariances"])
+@pytest.mark.parametrize("scale", [1e200, 1e300, 1e-200])
+def test_fisher_criterion_is_scale_free_on_extreme_data(scaling, scale):
+    D = np.random.default_rng(2).normal(size=(3, 20)) + np.array([[0.0], [1.0], [0.0]])
+    L = np.repeat([0, 1], 10)
+    w = np.array([0.3, 1.0, -0.2])
+    J = fisher_criterion(w, D, L, scaling)
+    assert np.isfinite(J) and J > 0
+    np.testing.assert_allclose(fisher_criterion(w, scale * D, L, scaling), J, rtol=1e-12)
+    np.testing.assert_allclose(fisher_criterion(w * scale, D, L, scaling), J, rtol=1e-12)
+
+
+def test_fisher_criterion_refuses_a_single_class():
+    D = np.random.default_rng(3).normal(size=(2, 10))
+    for scaling in ("sums", "covariances"):
+        with pytest.raises(ValueError, match=r"single class.*at least 2 classes, with either"):
+            fisher_criterion(np.ones(2), D, np.zeros(10, int), scaling)

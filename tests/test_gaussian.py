@@ -815,3 +815,13 @@ def test_beta_errors():
         gaussian.BetaBernoulliPosterior(0.0, 1.0)
     with pytest.raises(TypeError, match="b must be a real number"):
         gaussian.BetaBernoulliPosterior(1.0, None)
+
+
+def test_beta_posterior_mean_and_mode_survive_an_overflowing_a_plus_b():
+    x = np.array([1, 0, 1])
+    post = bernoulli_beta_posterior(x, a=1e308, b=1e308)  # a + b = inf in float64
+    assert post.mean() == pytest.approx(0.5, rel=1e-15)
+    assert post.predictive() == pytest.approx(0.5, rel=1e-15)
+    assert post.mode() == pytest.approx(0.5, rel=1e-15)
+    post = bernoulli_beta_posterior(x, a=1.5e308, b=0.5e308)
+    assert post.mean() == pytest.approx(0.75, rel=1e-15)  # 1.5 / (1.5 + 0.5), exactly
