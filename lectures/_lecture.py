@@ -14,6 +14,23 @@ The references come from the course's published results: the numbers of its slid
 experiments, which the notes describe only in words) and of its lab solutions (iris), or from a
 closed form or an invariant computed in the script. Each check names its ``source``.
 
+**References as data.** The published references of a lecture (the course's slides and labs) live
+in ``lectures/NN_topic/references.json``, one entry per key: ``what``, ``value``, ``tol``,
+``source``, ``known_gap`` (why a reference cannot be reproduced, or null) and ``quick`` (whether
+the quick subsample reproduces it too; such references are enforced in quick mode as well). A
+script checks one with ``lec.check(what, measured, ref="key")``; the grading kit, student mode
+and any report read the same file. References computed by the script (closed forms, invariants)
+are passed as values.
+
+**Student mode.** ``--student PATH`` (a ``.py`` file or a folder of modules, as the grading kit
+takes) replaces, through the kit's adapters (`mlpr.grading.StudentCode`), every function that
+the lecture hands to ``lec.use(...)`` and that a lab asks students to write: ``train_mvg`` by
+their ``Gau_MVG_ML_estimates``, ``min_dcf`` by their ``compute_minDCF_binary_fast``, ... Each
+check and table says which of the student's functions computed it; a check that their code
+cannot serve (it raised, or the lecture needs an argument their function lacks) is skipped with
+the reason. The run ends with "N of M references reproduced with your code" and exits 1 when
+their code misses a reference that mlpr reproduces in this mode (documented gaps excepted).
+
 The scripts import this module as ``from _lecture import Lecture``: ``make test``,
 ``make lectures`` and ``make lecture`` put ``lectures/`` on the path of the project's ``.venv``
 (a ``.pth`` file), so a script reads the same whether it is run by ``make`` or by
@@ -67,6 +84,10 @@ class Lecture:
         parser.add_argument("--show", action="store_true",
                             help="also open figure windows (needs a display; without one the "
                                  "figures are only saved)")
+        parser.add_argument("--student", type=Path, metavar="PATH",
+                            help="run the lecture with your own lab functions (a .py file or a "
+                                 "folder of modules, with the course's function names) in place "
+                                 "of mlpr's, and compare every number with its reference")
         args = parser.parse_args(argv)
         self.name = name
         self.quick: bool = args.quick
@@ -79,8 +100,58 @@ class Lecture:
                               "checks": [], "tables": {}, "figures": [], "figure_titles": {}}
         self.failures: list[str] = []
         self.t0 = time.perf_counter()
-        mode = "quick mode: references printed, not enforced" if self.quick else "full mode"
+        ref_file = REPO / "lectures" / name / "references.json"
+        #: the lecture's published references, by key (``references.json``)
+        self.references: dict = json.loads(ref_file.read_text()) if ref_file.exists() else {}
+        mode = ("quick mode: references printed, enforced only where the subsample reproduces "
+                "them" if self.quick else "full mode")
         print(f"# {name} ({mode})")
+        self.student = None
+        self.student_checks: list[dict] = []
+        if args.student is not None:
+            self._load_student(args.student)
+
+    # -- student mode -------------------------------------------------------------------------
+    def _load_student(self, path: Path) -> None:
+        from mlpr.grading import StudentCode, load_submission
+
+        if not path.exists():
+            print(f"--student: {path} does not exist", file=sys.stderr)
+            sys.exit(2)
+        try:
+            self.student = StudentCode(load_submission(path))
+        except Exception as exc:  # the student's module failed to import: say why, stop
+            print(f"--student: importing {path} raised {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+            sys.exit(2)
+        self.results["student"] = str(path)
+        print(f"student mode: your functions from {path} replace mlpr's where this lecture uses "
+              f"a function that a lab asks you to write")
+
+    def use(self, *functions):
+        """The functions the lecture computes with: mlpr's, or in student mode the student's
+        course functions through the grading kit's adapters (one value, or a tuple)."""
+        if self.student is None:
+            out = functions
+        else:
+            out = tuple(self.student.replace(f) for f in functions)
+            yours = {f.__name__: self.student.replaced[f.__name__] for f in functions
+                     if f.__name__ in self.student.replaced}
+            if yours:
+                print("your code: " + "; ".join(f"{k} <- {', '.join(v)}"
+                                               for k, v in yours.items()))
+        return out[0] if len(out) == 1 else out
+
+    def _student_note(self, kind: str) -> tuple[list, list]:
+        """The student's course functions called, and their failures, since the last check (or
+        table). A check computed in an earlier loop of its section (its own calls were taken by
+        the loop's first check) is attributed to what the section called so far."""
+        if self.student is None:
+            return [], []
+        called, failed = self.student.take(kind)
+        if kind == "check" and not called:
+            called, failed = self.student.peek("section")
+        return called, failed
 
     # -- data ---------------------------------------------------------------------------------
     def load_mnist(self, n_train: int = 6000, n_test: int = 1000):
@@ -111,11 +182,13 @@ class Lecture:
               flush=True)
 
     def section(self, title: str) -> None:
+        for kind in ("check", "table", "section"):  # a new section starts the attribution anew
+            self._student_note(kind)
         print(f"\n## {title}")
 
     def check(self, what: str, measured, reference=None, tol: float | None = None,
               fmt: str = "{:.4f}", known_gap: str | None = None,
-              source: str | None = None) -> None:
+              source: str | None = None, ref: str | None = None) -> None:
         """Print ``measured`` beside ``reference`` and record whether it is within ``tol``.
 
         ``measured`` and ``reference`` may be scalars or arrays (compared elementwise, max abs
@@ -125,12 +198,37 @@ class Lecture:
         the lecture's README shows cannot be reproduced, and says why in a few words: a miss is
         then printed as such and listed in results.json under ``known_gaps``, without failing the
         run. Every other miss fails full mode.
+
+        ``ref`` names an entry of the lecture's ``references.json`` instead: its value,
+        tolerance, source and known gap are used, and where its ``quick`` flag is set the
+        reference is enforced in quick mode too.
         """
+        quick_ok = False
+        if ref is not None:
+            if ref not in self.references:
+                raise KeyError(f"check {what!r}: no reference {ref!r} in "
+                               f"lectures/{self.name}/references.json")
+            r = self.references[ref]
+            reference, tol, source = r["value"], r["tol"], r["source"]
+            known_gap, quick_ok = r.get("known_gap"), bool(r.get("quick"))
+        called, failed = self._student_note("check")
         m = np.asarray(measured, dtype=float)
         entry = {"what": what, "measured": m.tolist()}
+        if ref is not None:
+            entry["ref"] = ref
         text = _fmt(m, fmt)
+        yours = f"   [your code: {', '.join(called)}]" if called and not failed else ""
+        if failed:
+            print(f"{what}: SKIPPED: {'; '.join(failed)}")
+            entry.update(student_skipped=failed)
+            if reference is not None:
+                entry.update(reference=np.asarray(reference, dtype=float).tolist(),
+                             source=source, tol=tol)
+            self.results["checks"].append(entry)
+            self.student_checks.append({"what": what, "status": "skipped", "why": failed})
+            return
         if reference is None:
-            print(f"{what}: {text}")
+            print(f"{what}: {text}{yours}")
         else:
             if not source:
                 raise ValueError(f"check {what!r}: a reference needs its source (e.g. SLIDES, "
@@ -138,13 +236,18 @@ class Lecture:
             r = np.asarray(reference, dtype=float)
             diff = float(np.max(np.abs(m - r)))
             ok = diff <= (tol if tol is not None else 0.0) + 1e-12
-            status = "ok" if ok else ("differs (quick mode)" if self.quick else "MISMATCH")
+            enforced = not self.quick or quick_ok or ref is None and source in (CLOSED_FORM,
+                                                                                INVARIANT)
+            status = "ok" if ok else ("MISMATCH" if enforced and not (self.quick and ref is None)
+                                      else "differs (quick mode)")
             if not ok and not self.quick and known_gap:
                 status = f"DIFFERS FROM THE REFERENCE ({known_gap})"
             print(f"{what}: {text}   reference {_fmt(r, fmt)} ({source})   |diff| {diff:.3g}"
-                  f" (tol {tol if tol is not None else 0:g}) {status}")
+                  f" (tol {tol if tol is not None else 0:g}) {status}{yours}")
             entry.update(reference=r.tolist(), source=source, tol=tol, abs_diff=diff, ok=ok)
-            self._record_miss(what, ok, known_gap)
+            self._record_miss(what, ok, known_gap, enforce_quick=quick_ok)
+            if called:
+                self._student_result(what, ok, known_gap, enforced)
         self.results["checks"].append(entry)
 
     def claim(self, what: str, holds, source: str = INVARIANT) -> None:
@@ -152,15 +255,32 @@ class Lecture:
 
         A claim that does not hold fails full mode, as a missed reference does.
         """
+        called, failed = self._student_note("check")
+        if failed:
+            print(f"{what}: SKIPPED: {'; '.join(failed)}")
+            self.results["checks"].append({"what": what, "claim": True, "source": source,
+                                           "student_skipped": failed})
+            self.student_checks.append({"what": what, "status": "skipped", "why": failed})
+            return
         ok = bool(holds)
         status = "ok" if ok else ("does not hold (quick mode)" if self.quick else "MISMATCH")
-        print(f"{what}: {'true' if ok else 'false'} ({source}) {status}")
+        yours = f"   [your code: {', '.join(called)}]" if called else ""
+        print(f"{what}: {'true' if ok else 'false'} ({source}) {status}{yours}")
         self.results["checks"].append({"what": what, "claim": True, "holds": ok,
                                        "source": source, "ok": ok})
         self._record_miss(what, ok, None)
+        if called:
+            self._student_result(what, ok, None, not self.quick)
 
-    def _record_miss(self, what: str, ok: bool, known_gap: str | None) -> None:
-        if ok or self.quick:
+    def _student_result(self, what: str, ok: bool, known_gap, enforced: bool) -> None:
+        """Count a reference computed with the student's code (student mode)."""
+        reproducible = enforced and not (known_gap and not self.quick)
+        self.student_checks.append({"what": what, "status": "ok" if ok else "missed",
+                                    "counted": reproducible})
+
+    def _record_miss(self, what: str, ok: bool, known_gap: str | None,
+                     enforce_quick: bool = False) -> None:
+        if ok or (self.quick and not enforce_quick):
             return
         if known_gap:
             self.results.setdefault("known_gaps", []).append({"what": what, "why": known_gap})
@@ -172,6 +292,11 @@ class Lecture:
         cells = [[str(h) for h in header]] + [[_cell(c) for c in r] for r in rows]
         widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
         print(f"\n{title}")
+        called, failed = self._student_note("table")
+        if called:
+            print(f"  (computed with your code: {', '.join(called)}"
+                  + (f"; where it could not serve, with mlpr's: {'; '.join(failed)}"
+                     if failed else "") + ")")
         for j, r in enumerate(cells):
             print("  " + "  ".join(c.rjust(w) if i else c.ljust(w)
                                    for i, (c, w) in enumerate(zip(r, widths))))
@@ -188,6 +313,7 @@ class Lecture:
         """
         from mlpr.plots import save_figure
 
+        self._student_note("check")  # the figure's computations belong to no check
         sup = fig.get_suptitle() if hasattr(fig, "get_suptitle") else ""  # matplotlib >= 3.8
         titles = [t for t in [sup] + [ax.get_title() for ax in fig.axes] if t]
         path = save_figure(fig, self.out / filename, close=not self.show)
@@ -210,8 +336,31 @@ class Lecture:
             except Exception as exc:  # a window system that fails only when windows open
                 print(f"--show: the figure windows could not be opened ({exc}); the figures are "
                       f"saved in {self.out}", file=sys.stderr)
+        if self.student is not None:
+            self._student_summary()
         if self.failures:
             print(f"MISMATCH with the reference: {', '.join(self.failures)}", file=sys.stderr)
+            sys.exit(1)
+
+    def _student_summary(self) -> None:
+        """Student mode: how many of the references that mlpr reproduces in this mode the
+        student's code reproduced; exit 1 when it missed one."""
+        counted = [c for c in self.student_checks if c.get("counted")]
+        ok = [c for c in counted if c["status"] == "ok"]
+        skipped = [c for c in self.student_checks if c["status"] == "skipped"]
+        missed = [c for c in counted if c["status"] != "ok"]
+        print(f"\n{len(ok)} of {len(counted)} references reproduced with your code"
+              + (f" ({len(skipped)} checks skipped: your code could not serve them)"
+                 if skipped else ""))
+        for c in missed:
+            print(f"  missed: {c['what']}")
+        self.results["student_summary"] = {"reproduced": len(ok), "counted": len(counted),
+                                           "skipped": len(skipped),
+                                           "missed": [c["what"] for c in missed]}
+        with open(self.out / "results.json", "w") as f:
+            json.dump(self.results, f, indent=1)
+        if missed:
+            print("your code misses references that mlpr reproduces", file=sys.stderr)
             sys.exit(1)
 
 
