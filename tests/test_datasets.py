@@ -119,6 +119,8 @@ def test_load_iris():
     assert L.shape == (150,) and L.dtype == np.int64
     assert np.bincount(L).tolist() == [50, 50, 50]
     assert np.all(L[:50] == 0) and np.all(L[50:100] == 1) and np.all(L[100:] == 2)
+    # the dataset statistics printed by the course's lab 2 solution (the reference column of
+    # lectures/02_iris_exploration/README.md, checked by that lecture's run.py)
     mu = D.mean(axis=1)
     np.testing.assert_allclose(mu, [5.84333333, 3.05733333, 3.758, 1.19933333], atol=1e-8)
     C = (D - mu[:, None]) @ (D - mu[:, None]).T / D.shape[1]

@@ -479,8 +479,9 @@ def brute_eer_threshold(s, L):
 @pytest.mark.parametrize("seed", range(5))
 def test_eer_default_is_the_notes_threshold_definition(seed):
     s, L = tied_data(seed, n=80 + 20 * seed, shift=1.0, scale=1.0 + 0.5 * seed)
-    assert eer(s, L) == pytest.approx(brute_eer_threshold(s, L), rel=1e-15)
-    assert eer(s, L) == eer(s, L, "raw") == eer(s, L, "threshold")
+    for method in (None, "threshold", "raw"):  # the default, its name and the former alias
+        value = eer(s, L) if method is None else eer(s, L, method)
+        assert value == pytest.approx(brute_eer_threshold(s, L), rel=1e-15)
     perm = np.random.default_rng(seed).permutation(s.size)
     assert eer(s[perm], L[perm]) == eer(s, L) and eer(np.exp(s), L) == eer(s, L)
 

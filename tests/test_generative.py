@@ -544,7 +544,17 @@ def test_combine_naive_scores_sums_groups():
     C = (D[:2] > 0).astype(int) + (D[:2] > 2)
     Sg = train_naive_bayes(D[2:], L).scores(D[2:])
     Sc = train_categorical_nb(C, L, eps=1.0).scores(C)
-    np.testing.assert_array_equal(combine_naive_scores(Sg, Sc), Sg + Sc)
+    # the joint class log-likelihood under the naive assumption, from scipy's normal density and
+    # hand counts of the categorical values (+1 pseudo-count, values 0..2), sample by sample
+    expected = np.zeros((3, L.size))
+    for k in range(3):
+        G, Ck = D[2:, L == k], C[:, L == k]
+        for i in range(L.size):
+            expected[k, i] = sum(scipy.stats.norm.logpdf(D[2 + j, i], G[j].mean(), G[j].std())
+                                 for j in range(2))
+            expected[k, i] += sum(np.log((np.count_nonzero(Ck[j] == C[j, i]) + 1.0)
+                                         / (Ck.shape[1] + 3.0)) for j in range(2))
+    _assert_rel(combine_naive_scores(Sg, Sc), expected)
 
 
 # -- errors --------------------------------------------------------------------------------------

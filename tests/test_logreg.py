@@ -558,6 +558,9 @@ def test_multiclass_separable_without_regularisation_warns():
 
 
 def test_iris_multiclass_course_numbers():
+    # The course's lab 8 solution: multiclass LR on iris, split_db_2to1(seed=0), validation error
+    # 4.0%, 6.0% and 18.0% for lambda = 1e-3, 0.1 and 1 (the reference column of the table in
+    # lectures/06_logistic_regression/README.md, checked by that lecture's run.py).
     D, L = load_iris()
     (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
     for l, errors in ((1e-3, 2), (0.1, 3), (1.0, 9)):  # 4.0%, 6.0%, 18.0% of 50
