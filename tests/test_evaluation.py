@@ -901,7 +901,7 @@ def test_confusion_matrix_of_labels_that_are_not_class_indices():
         confusion_matrix([0, 1], [0, 1], K=10**6)
 
 
-# -- naming traps and silent results (issue 11) ---------------------------------------------------
+# -- naming traps and silent results ------------------------------------------------------------
 
 
 def test_confusion_matrix_does_not_grow_to_a_stray_prediction():

@@ -35,6 +35,10 @@ from mlpr.utils import split_db_2to1
 
 lec = _lecture.Lecture("08_support_vector_machines", __doc__)
 SLIDES, INVARIANT = _lecture.SLIDES, _lecture.INVARIANT  # where the references come from
+mlpr_train_svm_kernel = train_svm_kernel  # the solver comparisons below are mlpr's own
+# the functions a lab asks students to write: theirs in student mode (--student PATH)
+train_svm_linear, train_svm_kernel, min_dcf, act_dcf, train_mvg, map_decisions = lec.use(
+    train_svm_linear, train_svm_kernel, min_dcf, act_dcf, train_mvg, map_decisions)
 
 
 def evaluate(s, L):
@@ -51,7 +55,7 @@ for K in (1.0, 10.0, None):
         m = train_svm_linear(DTR, LTR, C, K)
         rows.append(["linear", "free bias" if K is None else f"K = {K:g}", C, m.primal_objective,
                      m.dual_objective, m.duality_gap, *evaluate(m.scores(DVAL), LVAL)])
-        gaps.append(abs(m.duality_gap) / m.dual_objective)
+        gaps.append(abs(m.duality_gap) / m.dual_objective)  # NaN: a student's (no dual)
         viol.append(m.kkt_violation)
 KERNELS = {"poly (d = 2, c = 0)": poly_kernel(2, 0.0), "poly (d = 2, c = 1)": poly_kernel(2, 1.0),
            "RBF (gamma = 1)": rbf_kernel(1.0), "RBF (gamma = 10)": rbf_kernel(10.0)}
@@ -66,12 +70,13 @@ for name, k in KERNELS.items():
 lec.table("iris_svm", "SVMs on the labs' iris task: primal J(w*, b*) (eq. 168), dual (eq. 165), "
           "duality gap, validation error % (s > 0), minDCF and actDCF (pi = 0.5)",
           ["model", "bias", "C", "primal", "dual", "gap", "error %", "minDCF", "actDCF"], rows)
-lec.claim(f"strong duality: |primal - dual| / dual <= 1e-9 for all {len(rows)} models "
-          f"(largest {max(gaps):.1e})", max(gaps) <= 1e-9)
+gaps, viol = [g for g in gaps if np.isfinite(g)], [v for v in viol if np.isfinite(v)]
+lec.claim(f"strong duality: |primal - dual| / dual <= 1e-9 for all {len(gaps)} models with a "
+          f"dual solution (largest {max(gaps):.1e})", max(gaps) <= 1e-9)
 lec.claim(f"KKT conditions hold to 1e-6 at every solution (largest violation {max(viol):.1e})",
           max(viol) <= 1e-6)
-ref = train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(10.0), 1.0, solver="lbfgsb")
-fast = train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(10.0), 1.0)
+ref = mlpr_train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(10.0), 1.0, solver="lbfgsb")
+fast = mlpr_train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(10.0), 1.0)
 lec.check("RBF gamma = 10, eps = 1: dual by L-BFGS-B (labs' solver, continued to KKT) - dual by "
           "SMO on slices (the default)", ref.dual_objective - fast.dual_objective, 0.0, tol=1e-9,
           fmt="{:.2e}", source=INVARIANT)
@@ -111,9 +116,9 @@ lec.figure(fig, "iris_soft_margin_vs_C.png")
 
 zsg = np.linspace(-3, 3, 601)
 lec.figure(plot_curves(zsg, {"hinge max(0, 1 - zs) (eq. 169)": np.maximum(0, 1 - zsg),
-                             "logistic log2(1 + exp(-zs)) (eq. 170)":
+                             "logistic log2(1 + exp(-zs)) (eq. 171)":
                                  np.logaddexp(0, -zsg) / np.log(2),
-                             "0-1 [zs <= 0] (eq. 171)": (zsg <= 0).astype(float)},
+                             "0-1 [zs <= 0]": (zsg <= 0).astype(float)},
                        xlabel="z s (label z = +-1 times score s)", ylabel="loss", marker="",
                        title="SVM, logistic-regression and 0-1 losses"), "losses.png")
 
@@ -167,17 +172,17 @@ def unit(X):
 
 
 CS = (10.0, 1.0, 0.1)
-SETTINGS = {  # name: (kernel, preprocessing, the slides' EER % for C = 10, 1, 0.1)
-    "linear": (linear_kernel(), None, (1.6, 1.3, 1.1)),
-    "poly d = 2": (poly_kernel(2, 1.0), None, (0.3, 0.3, 0.3)),
-    "poly d = 3": (poly_kernel(3, 1.0), None, (0.4, 0.4, 0.4)),
-    "RBF gamma = 0.2 (unit norm)": (rbf_kernel(0.2), unit, (0.7, 0.7, 0.9)),
-    "RBF gamma = 1 (unit norm)": (rbf_kernel(1.0), unit, (0.5, 0.5, 0.6)),
-    "RBF gamma = 2 (unit norm)": (rbf_kernel(2.0), unit, (0.1, 0.1, 0.1)),
+SETTINGS = {  # name: (kernel, preprocessing); the slides' EER % for each C in references.json
+    "linear": (linear_kernel(), None),
+    "poly d = 2": (poly_kernel(2, 1.0), None),
+    "poly d = 3": (poly_kernel(3, 1.0), None),
+    "RBF gamma = 0.2 (unit norm)": (rbf_kernel(0.2), unit),
+    "RBF gamma = 1 (unit norm)": (rbf_kernel(1.0), unit),
+    "RBF gamma = 2 (unit norm)": (rbf_kernel(2.0), unit),
 }
-# Trained on every training image of the pair: the rows that reproduce the slides (issue 9,
-# libsvm on all images). The RBF rows on a seeded subsample of N_SUB images per pair (no protocol
-# found that reproduces them; their order is enforced). See README.
+# Trained on every training image of the pair: the rows that reproduce the slides (as libsvm,
+# run on all images outside this project, showed). The RBF rows on a seeded subsample of N_SUB
+# images per pair (no protocol found that reproduces them; their order is enforced). See README.
 ALL_IMAGES = {"linear": CS, "poly d = 2": CS, "poly d = 3": CS}
 if lec.quick:
     SETTINGS = {k: SETTINGS[k] for k in ("linear", "poly d = 2", "RBF gamma = 2 (unit norm)")}
@@ -221,7 +226,7 @@ n_trained = 0
 for p, (a, b) in enumerate(PAIRS):
     full, sub = pair(a, b), pair(a, b, N_SUB)
     lec.progress(f"pair {a} v {b} ({p + 1}/{len(PAIRS)}): {full[0].shape[1]} training images")
-    for name, (k, prep, _) in SETTINGS.items():
+    for name, (k, prep) in SETTINGS.items():
         for data, Cs in ((full, ALL_IMAGES.get(name, ())), (sub, SUBSAMPLE[name])):
             if not Cs:
                 continue
@@ -233,15 +238,13 @@ for p, (a, b) in enumerate(PAIRS):
             for C, e in eers.items():
                 E[name][CS.index(C), p] = e
 rows = []
-for name, (_, _, ref) in SETTINGS.items():
+for name in SETTINGS:
     avg = E[name].mean(axis=1)
     rows.append([name] + [float(v) for v in avg])
     for c, C in enumerate(CS):
-        r = dict(zip((10.0, 1.0, 0.1), ref))[C]
         on_all = C in ALL_IMAGES.get(name, ())
-        gap = None if on_all else f"protocol not found; {N_SUB} images per pair, see README"
         lec.check(f"{name:28s} C = {C:<4g} mean EER % ({'all images' if on_all else N_SUB})",
-                  avg[c], r, tol=0.2, fmt="{:.2f}", source=SLIDES, known_gap=gap)
+                  avg[c], fmt="{:.2f}", ref=f"mnist_pairwise_eer/{name}/{C:g}")
 lec.table("mnist_pairwise_eer", "Average pairwise test EER % (measured)",
           ["kernel"] + [f"C = {C:g}" for C in CS], rows)
 n_models = sum(len(Cs) for Cs in ALL_IMAGES.values()) + sum(map(len, SUBSAMPLE.values()))
