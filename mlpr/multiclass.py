@@ -3,8 +3,9 @@ r"""Multiclass classification from binary classifiers: one versus the rest, one 
 Generic over any binary learner of the library, ``train(D, L) -> model`` with ``model.scores(D)``
 returning (N,) scores (class 1 when :math:`s > 0`), as `mlpr.evaluation.kfold_scores` takes:
 `mlpr.svm.train_svm_linear`, `mlpr.svm.train_svm_kernel`, `mlpr.logreg.train_logreg_binary`,
-... wrapped in a ``lambda D, L: ...`` that fixes the hyperparameters. Section 8.5 of the notes and
-the multiclass part of the linear-methods notes.
+... wrapped in a ``lambda D, L: ...`` that fixes the hyperparameters (a trainer that needs more
+than (D, L) is refused with that hint). Section 8.5 of the notes and section 6.2.2 of the
+linear-methods notes (note 003).
 
 Both wrappers return (K, N) class scores and decide by the largest score, ties going to the
 lowest class index (``numpy.argmax``, as libsvm):
@@ -22,6 +23,8 @@ lowest class index (``numpy.argmax``, as libsvm):
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from .utils import check_data, check_data_labels, model
@@ -29,12 +32,28 @@ from .utils import check_data, check_data_labels, model
 __all__ = ["OneVsRest", "OneVsOne", "train_one_vs_rest", "train_one_vs_one"]
 
 
-def _check_train(train) -> None:
+def _check_train(train, D, L) -> None:
     if not callable(train):
         raise TypeError(
             f"train must be a callable train(D, L) -> model with model.scores(D) of shape (N,), "
             f"got {type(train).__name__}"
         )
+    try:
+        signature = inspect.signature(train)
+    except (TypeError, ValueError):  # a callable whose signature Python cannot read
+        return
+    try:
+        signature.bind(D, L)
+    except TypeError as exc:  # e.g. train_svm_linear itself: C is missing
+        name = getattr(train, "__name__", type(train).__name__)
+        needed = [p.name for p in list(signature.parameters.values())[2:]
+                  if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        fixed = "".join(f", {p}=..." for p in needed)
+        raise TypeError(
+            f"train must take (D, L) only, but {name}(D, L) fails: {exc}; fix the other "
+            f"arguments with a lambda, e.g. lambda D, L: {name}(D, L{fixed}) with each ... "
+            f"replaced by your value"
+        ) from None
 
 
 def _binary_scores(m, X: np.ndarray, who: str) -> np.ndarray:
@@ -58,7 +77,7 @@ def _check_multiclass(D, L):
 @model
 class OneVsRest:
     """K binary models, ``models[k]`` trained with class k as 1 and the rest as 0 (one versus
-    the rest: notes 003, section 8.5 of the MLPR notes).
+    the rest: note 003, section 6.2.2; section 8.5 of the MLPR notes).
 
     Attributes
     ----------
@@ -91,7 +110,7 @@ class OneVsRest:
 @model
 class OneVsOne:
     """One binary model per pair of classes a < b, trained with a as 1 and b as 0 (one versus
-    one with voting: notes 003, section 8.5 of the MLPR notes).
+    one with voting: note 003, section 6.2.2; section 8.5 of the MLPR notes).
 
     Attributes
     ----------
@@ -139,12 +158,12 @@ def train_one_vs_rest(train, D, L) -> OneVsRest:
 
     Notes
     -----
-    One versus the rest of the linear-methods notes (section 8.5 points to it): K problems with
-    labels :math:`c_i^{(k)} = [c_i = k]`. Each binary problem is unbalanced (about 1 : K - 1);
-    pass a re-balancing prior through ``train`` if wanted (e.g. ``prior=0.5``).
+    One versus the rest of note 003, section 6.2.2 (section 8.5 of the notes points to it): K
+    problems with labels :math:`c_i^{(k)} = [c_i = k]`. Each binary problem is unbalanced
+    (about 1 : K - 1); pass a re-balancing prior through ``train`` if wanted (``prior=0.5``).
     """
-    _check_train(train)
     D, L, K = _check_multiclass(D, L)
+    _check_train(train, D, L)
     return OneVsRest(models=tuple(train(D, (L == k).astype(np.int64)) for k in range(K)))
 
 
@@ -166,11 +185,11 @@ def train_one_vs_one(train, D, L) -> OneVsOne:
 
     Notes
     -----
-    One versus one of the linear-methods notes (section 8.5): the model for the pair (a, b),
-    a < b, sees only the samples of a (label 1) and b (label 0).
+    One versus one of note 003, section 6.2.2 (section 8.5 of the notes): the model for the pair
+    (a, b), a < b, sees only the samples of a (label 1) and b (label 0).
     """
-    _check_train(train)
     D, L, K = _check_multiclass(D, L)
+    _check_train(train, D, L)
     pairs = tuple((a, b) for a in range(K) for b in range(a + 1, K))
     models = []
     for a, b in pairs:

@@ -972,9 +972,10 @@ def model(cls):
     the learned parameters. Two models compare equal when they are of the same class and every
     field is exactly equal (arrays: same shape and the same numbers, ``np.array_equal``; other
     fields: ``==``), so ``train_mvg(D, L) == train_mvg(D, L)`` is True because learners are pure.
-    ``hash(model)`` agrees with ``==``. Array fields, and arrays inside tuple fields, are stored
-    as read-only views, so a model cannot be changed after training (the caller's own arrays stay
-    writeable).
+    ``hash(model)`` agrees with ``==`` (a NaN equals a NaN in the same field). Array fields, and
+    arrays inside tuple fields, are stored as read-only views, so a model cannot be changed after
+    training (the caller's own arrays stay writeable); a pickled model comes back the same way,
+    read-only, equal to the original and with its hash.
     """
     user_post_init = cls.__dict__.get("__post_init__")
 
@@ -983,14 +984,13 @@ def model(cls):
 
     def __post_init__(self):
         for name in names(self):
-            value = getattr(self, name)
-            if isinstance(value, np.ndarray) and value.flags.writeable:
-                object.__setattr__(self, name, _read_only(value))
-            elif isinstance(value, tuple) and any(isinstance(v, np.ndarray) for v in value):
-                frozen = tuple(_read_only(v) if isinstance(v, np.ndarray) else v for v in value)
-                object.__setattr__(self, name, frozen)
+            object.__setattr__(self, name, _frozen(getattr(self, name)))
         if user_post_init is not None:
             user_post_init(self)
+
+    def __setstate__(self, state):  # pickle.load, copy.deepcopy: arrays read-only again
+        for name, value in state.items():
+            object.__setattr__(self, name, _frozen(value))
 
     def __eq__(self, other):
         if type(other) is not type(self):
@@ -1002,6 +1002,7 @@ def model(cls):
         return hash((type(self).__qualname__,) + key)
 
     cls.__post_init__ = __post_init__
+    cls.__setstate__ = __setstate__
     cls.__eq__ = __eq__
     cls.__hash__ = __hash__
     return dataclasses.dataclass(frozen=True, eq=False)(cls)
@@ -1016,10 +1017,21 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return view
 
 
+def _frozen(value):
+    """``value`` with its arrays (itself, or the items of a tuple) as read-only views."""
+    if isinstance(value, np.ndarray):
+        return _read_only(value)
+    if isinstance(value, tuple) and any(isinstance(v, np.ndarray) for v in value):
+        return tuple(_read_only(v) if isinstance(v, np.ndarray) else v for v in value)
+    return value
+
+
 def _field_equal(a, b) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
-                and bool(np.array_equal(a, b)))
+                and bool(np.array_equal(a, b, equal_nan=a.dtype.kind == b.dtype.kind == "f")))
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True  # NaN == NaN: a model with a NaN field equals itself and its copies
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         return (type(a) is type(b) and len(a) == len(b)
                 and all(_field_equal(x, y) for x, y in zip(a, b)))
@@ -1033,6 +1045,8 @@ def _field_key(a):
         return (a.shape, (a.astype(np.float64) + 0.0).tobytes() if numeric else a.tobytes())
     if isinstance(a, (tuple, list)):
         return tuple(_field_key(x) for x in a)
+    if isinstance(a, float) and a != a:
+        return hash("nan")  # hash(nan) depends on the object since Python 3.10
     return hash(a)
 
 

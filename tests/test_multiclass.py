@@ -111,3 +111,25 @@ def test_errors():
         train_one_vs_rest(lambda X, Y: type("M", (), {"scores": lambda s, X: X})(), D,
                           L).scores(D)
     assert ovr.scores(D).shape == (3, 150)
+
+
+def test_trainer_with_hyperparameters_left_unfixed_shows_the_lambda():
+    D, L = load_iris()
+    for wrapper in (train_one_vs_rest, train_one_vs_one):
+        with pytest.raises(TypeError, match=r"train must take \(D, L\) only, but "
+                                            r"train_svm_linear\(D, L\) fails: missing a required "
+                                            r"argument: 'C'; .*lambda D, L: train_svm_linear\(D, "
+                                            r"L, C=\.\.\.\)"):
+            wrapper(train_svm_linear, D, L)
+        with pytest.raises(TypeError, match=r"lambda D, L: train_svm_kernel\(D, L, C=\.\.\., "
+                                            r"kernel=\.\.\.\)"):
+            wrapper(train_svm_kernel, D, L)
+    # a TypeError raised inside a trainer that takes (D, L) is not mistaken for a signature one
+    def broken(X, Y):
+        raise TypeError("inside the trainer")
+
+    with pytest.raises(TypeError, match="^inside the trainer$"):
+        train_one_vs_rest(broken, D, L)
+    # callables without a readable signature and keyword-only extras with defaults are fine
+    ovr = train_one_vs_rest(lambda X, Y, *, C=1.0: train_svm_linear(X, Y, C, None), D, L)
+    assert ovr.n_classes == 3

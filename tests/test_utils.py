@@ -685,3 +685,31 @@ def test_check_scale_refuses_data_whose_products_overflow():
     with pytest.raises(ValueError, match=r"Z has values up to 1e\+154"):
         check_scale(np.array([[1e154]]), "Z", n_terms=1000)  # 1e308 * 1000 overflows
     assert check_scale(np.zeros((3, 0))).shape == (3, 0)
+
+
+def test_models_survive_a_pickle_round_trip_read_only_equal_and_with_their_hash():
+    import copy
+    import dataclasses
+    import pickle
+
+    from mlpr.datasets import load_iris
+    from mlpr.generative import train_mvg
+    from mlpr.gmm import train_gmm_lbg
+    from mlpr.svm import rbf_kernel, train_svm_kernel, train_svm_linear
+
+    D, L = load_iris()
+    binary = L != 0
+    Db, Lb = D[:, binary], (L[binary] == 1).astype(int)
+    models = [train_svm_linear(Db, Lb, 1.0), train_svm_kernel(Db, Lb, 1.0, rbf_kernel(1.0)),
+              train_gmm_lbg(D, 2)[-1], train_mvg(D, L)]
+    for m in models:
+        for back in (pickle.loads(pickle.dumps(m)), copy.deepcopy(m)):
+            assert type(back) is type(m) and back == m and hash(back) == hash(m)
+            arrays = [v for v in vars(back).values() if isinstance(v, np.ndarray)]
+            assert arrays and not any(a.flags.writeable for a in arrays)
+            with pytest.raises(ValueError, match="read-only"):
+                arrays[0][...] = 0.0
+    # a NaN field equals itself, and keeps its hash across a round trip
+    nan_model = dataclasses.replace(models[0], duality_gap=float("nan"))
+    back = pickle.loads(pickle.dumps(nan_model))
+    assert back == nan_model and hash(back) == hash(nan_model)
