@@ -146,7 +146,7 @@ class PCAModel:
 
     Notes
     -----
-    PCA of notes ch. 3; `fit_pca` gives the formulas.
+    PCA of notes section 3.2 (eq. 1-3); `fit_pca` gives the formulas.
     """
 
     P: np.ndarray
@@ -239,7 +239,7 @@ def n_components_for_variance(eigenvalues, fraction: float) -> int:
 
     Notes
     -----
-    Choosing m for PCA, notes ch. 3.
+    Choosing m for PCA, notes section 3.2 (the share t of the variance retained).
 
     .. math:: m^* = \min \Big\{ m : \sum_{i=1}^m \lambda_i \ge f \sum_{i=1}^D \lambda_i \Big\}
 
@@ -295,7 +295,7 @@ def fit_pca(D, m: int, method: str = "eigh") -> PCAModel:
 
     Notes
     -----
-    Implements PCA of the notes, ch. 3. With the ML covariance
+    Implements PCA of the notes, section 3.2, eq. (1)-(3). With the ML covariance (eq. 3)
 
     .. math:: C = \frac{1}{N} \sum_{i=1}^N (x_i - \mu)(x_i - \mu)^T = U \Sigma U^T,
 
@@ -355,7 +355,7 @@ def PCA(D, m: int, method: str = "eigh") -> np.ndarray:
 
     Notes
     -----
-    PCA of notes ch. 3, the notes' function: :math:`y = P^T x`.
+    PCA of notes section 3.2, the notes' function: :math:`y = P^T x`.
     """
     return fit_pca(D, m, method).transform(D)
 
@@ -382,8 +382,8 @@ def compute_Sw_Sb(D, L) -> tuple[np.ndarray, np.ndarray]:
 
     Notes
     -----
-    As in the notes, ch. 3 (LDA), with :math:`n_c` samples and mean :math:`\mu_c` in class c and
-    the global mean :math:`\mu`:
+    As in the notes, section 3.3, eq. (5) and (6), with :math:`n_c` samples and mean
+    :math:`\mu_c` in class c and the global mean :math:`\mu`:
 
     .. math::
 
@@ -531,7 +531,8 @@ def fit_lda(D, L, m: int, method: str = "geig", basis: str = "sw") -> LDAModel:
 
     Notes
     -----
-    Implements LDA of the notes, ch. 3: maximise the Rayleigh quotient
+    Implements LDA of the notes, section 3.3: maximise the Rayleigh quotient of eq. (4), whose
+    maximisers solve the generalised eigenproblem of eq. (7),
 
     .. math:: J(w) = \frac{w^T S_B w}{w^T S_W w}
               \quad\Rightarrow\quad S_B w = \lambda S_W w,
@@ -570,7 +571,7 @@ def LDA(D, L, m: int, method: str = "geig", basis: str = "sw") -> np.ndarray:
 
     Notes
     -----
-    LDA of notes ch. 3, the notes' function: :math:`y = W^T x`.
+    LDA of notes section 3.3, the notes' function: :math:`y = W^T x`.
     """
     return fit_lda(D, L, m, method, basis).transform(D)
 
@@ -592,7 +593,7 @@ def fisher_criterion(w, D, L, scaling: str = "sums") -> float:
         Labels 0..K-1, every class present; ``scaling="sums"`` needs K = 2.
     scaling : {"sums", "covariances"}
         ``"sums"`` (default): the two-class criterion of the short notes 003 (eq. 6.5), with
-        unnormalised scatter sums. ``"covariances"``: the main notes' LDA criterion (ch. 3), the
+        unnormalised scatter sums. ``"covariances"``: the main notes' LDA criterion (eq. 4), the
         ratio of the 1/N between- and within-class covariances of `compute_Sw_Sb`, for any K.
 
     Returns
@@ -619,7 +620,7 @@ def fisher_criterion(w, D, L, scaling: str = "sums") -> float:
         S_B = (\mu_1 - \mu_0)(\mu_1 - \mu_0)^T, \quad
         S_W = \sum_k \sum_{n \in C_k} (x_n - \mu_k)(x_n - \mu_k)^T .
 
-    The main notes (ch. 3) divide both matrices by N and weight the between-class term by the
+    The main notes (eq. 5-6) divide both matrices by N and weight the between-class term by the
     class sizes, :math:`S_B = \frac{1}{N}\sum_k n_k (\mu_k - \mu)(\mu_k - \mu)^T`. For two
     classes :math:`\sum_k n_k (\mu_k - \mu)(\mu_k - \mu)^T = \frac{n_0 n_1}{N}(\mu_1 -
     \mu_0)(\mu_1 - \mu_0)^T`, so
@@ -679,7 +680,7 @@ def _fisher_sums(y: np.ndarray, L: np.ndarray, K: int) -> tuple[float, float]:
 
 
 def _fisher_covariances(y: np.ndarray, L: np.ndarray, K: int) -> tuple[float, float]:
-    """w^T Sb w and w^T Sw w with the 1/N matrices of `compute_Sw_Sb` (notes ch. 3)."""
+    """w^T Sb w and w^T Sw w with the 1/N matrices of `compute_Sw_Sb` (notes eq. 4-6)."""
     Sw, Sb = _Sw_Sb(vrow(y), L)  # the 1 x 1 covariances of the projections: w^T S w
     return float(Sb[0, 0]), float(Sw[0, 0])
 
@@ -834,7 +835,7 @@ class WhiteningModel:
 
     Notes
     -----
-    The whitening step of LDA by joint diagonalisation, notes ch. 3.
+    The whitening step of LDA by joint diagonalisation, notes section 3.3, eq. (9).
     """
 
     W: np.ndarray
@@ -877,7 +878,8 @@ def fit_whitening(D, L=None) -> WhiteningModel:
 
     Notes
     -----
-    The first step of LDA by joint diagonalisation (notes ch. 3):
+    The first step of LDA by joint diagonalisation (notes section 3.3, eq. 9 and the whitening
+    :math:`P_W = U_W \Sigma_W^{-1/2} U_W^T` after it):
 
     .. math:: S = U \operatorname{diag}(s) U^T, \qquad
               P_1 = U \operatorname{diag}(s^{-1/2}) U^T, \qquad P_1 S P_1^T = I.

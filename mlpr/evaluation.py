@@ -509,8 +509,9 @@ def effective_prior(prior, Cfn=1.0, Cfp=1.0):
 
     Notes
     -----
-    Section 7.2 of the MLPR notes: the application (:math:`\tilde\pi`, 1, 1) has the same Bayes
-    decisions and the same normalised DCF as (:math:`\pi`, :math:`C_{fn}`, :math:`C_{fp}`).
+    Section 7.2 of the MLPR notes, eq. (131): the application (:math:`\tilde\pi`, 1, 1) has the
+    same Bayes decisions and the same normalised DCF as (:math:`\pi`, :math:`C_{fn}`,
+    :math:`C_{fp}`).
 
     .. math:: \tilde\pi = \frac{\pi C_{fn}}{\pi C_{fn} + (1 - \pi) C_{fp}}
     """
@@ -519,12 +520,12 @@ def effective_prior(prior, Cfn=1.0, Cfp=1.0):
 
 
 def _effective_prior(p: np.ndarray, Cfn: float, Cfp: float) -> np.ndarray:
-    # section 7.2: pi~ = pi Cfn / (pi Cfn + (1 - pi) Cfp)
+    # eq. (131): pi~ = pi Cfn / (pi Cfn + (1 - pi) Cfp)
     return p * Cfn / (p * Cfn + (1.0 - p) * Cfp)
 
 
 def _threshold(p: np.ndarray, Cfn: float, Cfp: float) -> np.ndarray:
-    # section 7.2: t = -log(pi Cfn / ((1 - pi) Cfp)), with log1p for priors close to 0
+    # eq. (130): t = -log(pi Cfn / ((1 - pi) Cfp)), with log1p for priors close to 0
     return np.log1p(-p) + np.log(Cfp) - np.log(p) - np.log(Cfn)
 
 
@@ -612,7 +613,7 @@ def expected_costs(log_posteriors, costs) -> np.ndarray:
 
     Notes
     -----
-    Section 7.2 of the MLPR notes (multiclass Bayes decisions):
+    Section 7.2 of the MLPR notes, eq. (123) (the expected cost of each action):
 
     .. math:: \mathcal{C}(a \mid x) = \sum_c C(a \mid c) P(c \mid x)
     """
@@ -633,7 +634,7 @@ def _check_posteriors_costs(log_posteriors, costs) -> tuple[np.ndarray, np.ndarr
 
 
 def _expected_costs(P: np.ndarray, C: np.ndarray) -> np.ndarray:
-    return C @ P  # section 7.2: C(a | x_n) = sum_c C(a | c) P(c | x_n)
+    return C @ P  # eq. (123): C(a | x_n) = sum_c C(a | c) P(c | x_n)
 
 
 def bayes_decisions(log_posteriors, costs) -> np.ndarray:
@@ -654,13 +655,13 @@ def bayes_decisions(log_posteriors, costs) -> np.ndarray:
 
     Notes
     -----
-    Section 7.2 of the MLPR notes. Classes are numbered from 0 here and from 1 in the notes: the
-    notes' worked example (costs
+    Section 7.2 of the MLPR notes, eq. (124). Classes are numbered from 0 here and from 1 in the
+    notes: the notes' worked example (eq. 125-126: costs
     [[0, 1, 2], [1, 0, 1], [2, 1, 0]], posteriors (0.40, 0.25, 0.35), expected costs
     (0.95, 0.75, 1.05)) decides the notes' "class 2", which is index 1 here.
     """
     P, C = _check_posteriors_costs(log_posteriors, costs)
-    return np.argmin(_expected_costs(P, C), axis=0).astype(np.int64)  # section 7.2
+    return np.argmin(_expected_costs(P, C), axis=0).astype(np.int64)  # eq. (124)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -675,7 +676,7 @@ def _dcf_from_counts(n_fn, n_fp, nT: int, nF: int, p: np.ndarray, Cfn: float, Cf
     b = (1.0 - p) * Cfp
     Pfn = np.asarray(n_fn) / nT
     Pfp = np.asarray(n_fp) / nF
-    out = a * Pfn + b * Pfp  # section 7.2: DCF_u = pi Cfn Pfn + (1 - pi) Cfp Pfp
+    out = a * Pfn + b * Pfp  # eq. (136): DCF_u = pi Cfn Pfn + (1 - pi) Cfp Pfp
     if normalize:
         out = out / np.minimum(a, b)  # the cost of the best data-independent system
     return out
@@ -704,7 +705,8 @@ def dcf(pred, L, prior, Cfn=1.0, Cfp=1.0, normalize: bool = True):
 
     Notes
     -----
-    Section 7.2 of the MLPR notes (the course's empirical Bayes risk of binary decisions):
+    Section 7.2 of the MLPR notes, eq. (136)-(137) (the course's empirical Bayes risk of binary
+    decisions and its normalised form):
 
     .. math::
 
@@ -754,8 +756,8 @@ def empirical_bayes_risk(pred, L, priors, costs, Cfp=None, normalize: bool = Tru
 
     Notes
     -----
-    Section 7.2 of the MLPR notes, with :math:`R_{ac} = M_{ac} / N_c` the confusion matrix
-    normalised per true class:
+    Section 7.2 of the MLPR notes, eq. (135), with :math:`R_{ac} = M_{ac} / N_c` the confusion
+    matrix normalised per true class:
 
     .. math::
 

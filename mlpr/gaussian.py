@@ -254,7 +254,8 @@ def logpdf_GAU_ND(X, mu, C) -> np.ndarray:
 
     Notes
     -----
-    The multivariate Gaussian log-density of ch. 4 of the MLPR notes,
+    The multivariate Gaussian log-density of section 4.4 of the MLPR notes, eq. (41) (the log of
+    the density of eq. 40),
 
     .. math::
 
@@ -308,7 +309,7 @@ def logpdf_GAU_ND_chol(X, mu, Lchol) -> np.ndarray:
 
     Notes
     -----
-    The density of `logpdf_GAU_ND` (notes ch. 4) written with the factor:
+    The density of `logpdf_GAU_ND` (notes eq. 41) written with the factor:
 
     .. math::
 
@@ -346,7 +347,7 @@ def logpdf_GAU_1D(x, mu, var) -> np.ndarray:
 
     Notes
     -----
-    The case D = 1 of `logpdf_GAU_ND` (notes ch. 4):
+    The case D = 1 of `logpdf_GAU_ND`, the log of notes eq. (38):
 
     .. math::
 
@@ -389,7 +390,8 @@ def loglikelihood(X, mu, C) -> float:
 
     Notes
     -----
-    The log-likelihood of a Gaussian (notes ch. 4), maximised by `compute_mu_C`:
+    The log-likelihood of a Gaussian (notes section 4.5.2: the log of the likelihood of eq. 46,
+    with the density of eq. 41), maximised by `compute_mu_C`:
 
     .. math:: \ell(\mu, C) = \sum_{i=1}^N \log \mathcal{N}(x_i \mid \mu, C)
     """
@@ -420,7 +422,8 @@ def compute_mu_C(D) -> tuple[np.ndarray, np.ndarray]:
 
     Notes
     -----
-    The ML estimates of ch. 4 of the MLPR notes, which maximise `loglikelihood`:
+    The ML estimates of section 4.5.2 of the MLPR notes (eq. 50 in one dimension; eq. 59 for the
+    samples of one class in D dimensions), which maximise `loglikelihood`:
 
     .. math::
 
@@ -502,7 +505,8 @@ def sample_GAU_ND(mu, C, n: int, rng: np.random.Generator) -> np.ndarray:
 
     Notes
     -----
-    Sampling a Gaussian, notes ch. 4.
+    Sampling a Gaussian, notes section 4.4: :math:`X = A Y + \mu` with :math:`Y \sim
+    \mathcal{N}(0, I)` (eq. 39) follows the MVG of eq. (40) with :math:`C = A A^T`.
 
     The construction of the notes: with :math:`Y` a (D, n) matrix of independent standard normal
     draws, taken from ``rng.standard_normal((D, n))``,
@@ -565,7 +569,7 @@ def logpmf_bernoulli(x, p) -> np.ndarray:
 
     Notes
     -----
-    The Bernoulli distribution of the discrete models of notes ch. 4:
+    The Bernoulli distribution of notes section 4.3.1, eq. (34):
 
     .. math:: \log P(x \mid p) = x \log p + (1 - x) \log (1 - p), \qquad x \in \{0, 1\}
 
@@ -606,7 +610,7 @@ def ml_bernoulli(x, pseudo: float = 0.0):
 
     Notes
     -----
-    The ML estimate of notes ch. 4 (discrete models), smoothed by pseudo-counts:
+    The ML estimate of notes section 4.5.1, eq. (44), smoothed by pseudo-counts:
 
     .. math:: p = \frac{\sum_{i=1}^N x_i + a}{N + 2a}
 
@@ -806,7 +810,7 @@ def logpmf_binomial(k, n, p) -> np.ndarray:
 
     Notes
     -----
-    The binomial distribution of notes ch. 4 (discrete models):
+    The binomial distribution of notes section 4.3.2, eq. (35):
 
     .. math::
 
@@ -856,7 +860,7 @@ def ml_binomial(k, n) -> float:
 
     Notes
     -----
-    The ML estimate of notes ch. 4 (discrete models):
+    The ML estimate (notes eq. 44, with n trials per observation):
 
     .. math:: p = \frac{\sum_{i=1}^N k_i}{\sum_{i=1}^N n_i}
 
@@ -901,7 +905,7 @@ def logpmf_categorical(x, pi) -> np.ndarray:
 
     Notes
     -----
-    The categorical distribution of notes ch. 4 (discrete models):
+    The categorical distribution of notes section 4.3.3, eq. (36):
 
     .. math:: \log P(x \mid \pi) = \log \pi_x = \sum_{m=0}^{M-1} [x = m] \log \pi_m
     """
@@ -937,7 +941,8 @@ def ml_categorical(x, M: int, pseudo: float = 0.0) -> np.ndarray:
 
     Notes
     -----
-    The ML estimate of notes ch. 4 (discrete models), smoothed by pseudo-counts:
+    The ML estimate of notes eq. (79) (section 5.2.1, the frequencies of each value), smoothed by
+    pseudo-counts:
 
     .. math:: \pi_m = \frac{N_m + a}{N + M a}, \qquad N_m = \#\{i : x_i = m\}
 
@@ -980,7 +985,7 @@ def logpmf_multinomial(counts, pi) -> np.ndarray:
 
     Notes
     -----
-    The multinomial distribution of notes ch. 4 (discrete models):
+    The multinomial distribution of notes section 4.3.4, eq. (37):
 
     .. math::
 
@@ -1020,7 +1025,8 @@ def ml_multinomial(counts, pseudo: float = 0.0) -> np.ndarray:
 
     Notes
     -----
-    The ML estimate of notes ch. 4 (discrete models), smoothed by pseudo-counts:
+    The ML estimate of notes eq. (84) (section 5.2.2, the share of each event in the total
+    count), smoothed by pseudo-counts:
 
     .. math::
 

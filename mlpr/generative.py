@@ -720,7 +720,7 @@ def uniform_priors(K: int) -> np.ndarray:
 
     Notes
     -----
-    The prior of an application with equal classes (notes ch. 5, Bayes' rule).
+    The prior of an application with equal classes (notes ch. 5, Bayes' rule, eq. 64).
     """
     K = check_int(K, "K", low=1)
     return np.full(K, 1.0 / K)
@@ -772,7 +772,7 @@ def log_joint(S, priors) -> np.ndarray:
 
     Notes
     -----
-    Bayes' rule of notes ch. 5 in the log domain, numerator:
+    Bayes' rule of notes ch. 5 (eq. 51, 64) in the log domain, numerator:
 
     .. math:: \log f_{X,C}(x, c) = \log f_{X \mid C}(x \mid c) + \log P(c)
     """
@@ -804,7 +804,7 @@ def log_posteriors(S, priors) -> np.ndarray:
 
     Notes
     -----
-    Notes ch. 5 (the posterior of a generative model).
+    Notes ch. 5, eq. (64) (the posterior of a generative model).
 
     Bayes' rule in the log domain, with the marginal computed by ``logsumexp``:
 
@@ -834,7 +834,7 @@ def llr(S) -> np.ndarray:
 
     Notes
     -----
-    The log-likelihood ratio of a binary generative model (notes ch. 5), the score of the binary
+    The log-likelihood ratio of a binary generative model (notes eq. 60-61), the score of the binary
     decisions of section 7.2 (class 1 when llr > t, eq. 128):
 
     .. math:: \mathrm{llr}(x) = \log \frac{f(x \mid 1)}{f(x \mid 0)}
@@ -920,7 +920,7 @@ def tied_linear_discriminants(model: GaussianClassifier, priors) -> tuple[np.nda
 
     Notes
     -----
-    Section 5.1 of the notes (the tied model is a linear classifier).
+    Section 5.1.3 of the notes (the tied model is a linear classifier; eq. 71 for K = 2).
 
     With a shared covariance the quadratic term of the log joint is common to all classes:
 
@@ -959,7 +959,7 @@ def tied_binary_llr_coefficients(model: GaussianClassifier) -> tuple[np.ndarray,
 
     Notes
     -----
-    Section 5.1 of the notes (the binary tied model's llr is linear).
+    Section 5.1.3 of the notes, eq. (71) (the binary tied model's llr is linear).
 
     .. math::
 
@@ -997,7 +997,7 @@ def mvg_binary_llr_coefficients(model: GaussianClassifier) -> tuple[np.ndarray, 
 
     Notes
     -----
-    Section 5.1 of the notes (the binary MVG's llr is quadratic).
+    Section 5.1.1 of the notes, eq. (63) (the binary MVG's llr is quadratic).
 
     .. math::
 
@@ -1093,7 +1093,7 @@ class CategoricalNaiveBayes(_Generative):
 
     Notes
     -----
-    Naive Bayes over categorical features, section 5.2 of the notes.
+    Naive Bayes over categorical features, section 5.2.1 of the notes (eq. 80).
     """
 
     pi: tuple
@@ -1154,8 +1154,8 @@ def train_categorical_nb(D, L, n_values=None, eps: float = 0.0) -> CategoricalNa
 
     Notes
     -----
-    Section 5.2 of the notes, with :math:`N_{k,j,m}` the number of training samples of class k
-    whose feature j equals m and :math:`N_k` the samples of class k:
+    Section 5.2.1 of the notes, eq. (79), with :math:`N_{k,j,m}` the number of training samples
+    of class k whose feature j equals m and :math:`N_k` the samples of class k:
 
     .. math:: \pi^{(j)}_{k,m} = \frac{N_{k,j,m} + \varepsilon}{N_k + M_j \varepsilon}
     """
@@ -1183,7 +1183,7 @@ class MultinomialNaiveBayes(_Generative):
 
     Notes
     -----
-    Multinomial naive Bayes, section 5.2 of the notes.
+    Multinomial naive Bayes, section 5.2.2 of the notes (eq. 81).
     """
 
     pi: np.ndarray
@@ -1244,8 +1244,8 @@ def train_multinomial_nb(D, L, eps: float = 0.0) -> MultinomialNaiveBayes:
 
     Notes
     -----
-    Section 5.2 of the notes: with :math:`N_{k,m}` the total count of value m over the samples
-    of class k,
+    Section 5.2.2 of the notes, eq. (84): with :math:`N_{k,m}` the total count of value m over
+    the samples of class k,
 
     .. math:: \pi_{k,m} = \frac{N_{k,m} + \varepsilon}{\sum_{m'} N_{k,m'} + M\varepsilon}
     """
@@ -1275,7 +1275,7 @@ def multinomial_binary_llr_weights(model: MultinomialNaiveBayes) -> np.ndarray:
 
     Notes
     -----
-    Section 5.2 of the notes.
+    Section 5.2.2 of the notes, eq. (85).
 
     The llr is linear in the counts (the multinomial coefficient cancels):
 
@@ -1305,7 +1305,8 @@ class BernoulliNaiveBayes(_Generative):
 
     Notes
     -----
-    Naive Bayes over binary features, section 5.2 of the notes.
+    Naive Bayes over binary features, section 5.2 of the notes (the Bernoulli pmf of eq. 34 for each
+    feature, multiplied under the naive assumption of eq. 66).
     """
 
     p: np.ndarray
@@ -1349,7 +1350,7 @@ def train_bernoulli_nb(D, L, eps: float = 0.0) -> BernoulliNaiveBayes:
 
     Notes
     -----
-    Section 5.2 of the notes.
+    Section 5.2 of the notes: eq. (44) for each feature within each class, smoothed.
 
     With :math:`N_{k,j}` the number of samples of class k whose feature j is 1:
 
@@ -1376,7 +1377,8 @@ def combine_naive_scores(*S) -> np.ndarray:
 
     Notes
     -----
-    The naive Bayes assumption of section 5.2 of the notes.
+    The naive Bayes assumption (notes eq. 66): independent groups of features multiply their
+    densities, so their log-likelihoods add.
 
     Under the naive assumption the groups are independent given the class:
 

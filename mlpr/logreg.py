@@ -1081,10 +1081,11 @@ def logreg_multiclass_obj_wrap(D, L, l):
 
     Notes
     -----
-    Multiclass logistic regression of chapter 6 of the MLPR notes (the softmax regression of
-    the short notes 004); with K = 2 it is the binary objective of eq. (100) in
-    :math:`w_1 - w_0` (see `train_logreg_multiclass`). With :math:`s_{ki} = w_k^T x_i + b_k`,
-    :math:`y_{ki} = e^{s_{ki}} / \sum_{k'} e^{s_{k'i}}` and :math:`t_{ki} = [c_i = k]`,
+    Multiclass logistic regression of section 6.2 of the MLPR notes, eq. (113) and (116)-(119)
+    (the softmax regression of the short notes 004); with K = 2 it is the binary objective of
+    eq. (100) in :math:`w_1 - w_0` (see `train_logreg_multiclass`). With :math:`s_{ki} = w_k^T
+    x_i + b_k`, :math:`y_{ki} = e^{s_{ki}} / \sum_{k'} e^{s_{k'i}}` and :math:`t_{ki} = [c_i =
+    k]`,
 
     .. math::
 
@@ -1108,7 +1109,7 @@ def logreg_multiclass_obj_wrap(D, L, l):
 
 @model
 class MulticlassLogReg:
-    r"""A trained multiclass (softmax) logistic-regression model (notes chapter 6).
+    r"""A trained multiclass (softmax) logistic-regression model (notes section 6.2, eq. 112).
 
     Attributes
     ----------
@@ -1222,8 +1223,8 @@ def train_logreg_multiclass(D, L, l, *, tol=_LBFGS_TOL, max_iter=_LBFGS_MAXITER,
 
     Notes
     -----
-    Multiclass logistic regression of chapter 6 of the MLPR notes: minimises the mean
-    cross-entropy plus :math:`\frac{\lambda}{2}\|W\|^2` from W = 0, b = 0 (see
+    Multiclass logistic regression of section 6.2 of the MLPR notes, eq. (119): minimises the
+    mean cross-entropy (eq. 117) plus :math:`\frac{\lambda}{2}\|W\|^2` from W = 0, b = 0 (see
     `logreg_multiclass_obj_wrap`):
 
     .. math::

@@ -72,7 +72,7 @@ class NearestMeanClassifier:
     Notes
     -----
     A prototype method (not a chapter of the notes); the Mahalanobis metric uses the
-    within-class covariance Sw of LDA, notes ch. 3.
+    within-class covariance Sw of LDA, notes eq. (6).
     """
 
     mu: np.ndarray
@@ -176,7 +176,7 @@ def train_nearest_mean(D, L, metric: str = "euclidean") -> NearestMeanClassifier
 
     Notes
     -----
-    Prototype method; Sw is the within-class covariance of notes ch. 3
+    Prototype method; Sw is the within-class covariance of notes eq. (6)
     (`mlpr.dimred.compute_Sw_Sb`).
 
     .. math:: \mu_k = \frac{1}{n_k} \sum_{i : l_i = k} x_i, \qquad
