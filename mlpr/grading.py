@@ -1118,10 +1118,16 @@ def _logreg(code, f):
 
 @dataclasses.dataclass(frozen=True)
 class _StudentLinearSVM:
-    """A linear SVM from the submission's ``(w, b)``."""
+    """A linear SVM from the submission's ``(w, b)``: its primal objective is computed at
+    (w, b); the course's function returns no dual solution, so the dual, the gap and the KKT
+    violation are NaN."""
 
     w: np.ndarray
     b: float
+    primal_objective: float
+    dual_objective: float = math.nan
+    duality_gap: float = math.nan
+    kkt_violation: float = math.nan
 
     def scores(self, D) -> np.ndarray:
         return self.w @ np.asarray(D, dtype=np.float64) + self.b
@@ -1138,16 +1144,24 @@ def _svm_linear(code, f):
         if not isinstance(out, (tuple, list)) or len(out) != 2:
             raise StudentFailure("train_dual_SVM_linear", "did not return (w, b)")
         w = _vector(out[0], X.shape[0], "train_dual_SVM_linear", "w")
-        return _StudentLinearSVM(w, float(_vector(out[1], 1, "train_dual_SVM_linear", "b")[0]))
+        b = float(_vector(out[1], 1, "train_dual_SVM_linear", "b")[0])
+        from mlpr.svm import svm_primal_objective
+
+        return _StudentLinearSVM(w, b, float(svm_primal_objective(w, b, X, np.asarray(L), C, K)))
     return train_svm_linear
 
 
 @dataclasses.dataclass(frozen=True)
 class _StudentKernelSVM:
-    """A kernel SVM from the submission's scoring function."""
+    """A kernel SVM from the submission's scoring function (no dual solution: the objectives,
+    the gap and the KKT violation are NaN)."""
 
     code: Any
     function: Callable
+    primal_objective: float = math.nan
+    dual_objective: float = math.nan
+    duality_gap: float = math.nan
+    kkt_violation: float = math.nan
 
     def scores(self, D) -> np.ndarray:
         X = np.asarray(D, dtype=np.float64)
