@@ -277,7 +277,12 @@ def logpdf_GAU_ND(X, mu, C) -> np.ndarray:
     mu, C = check_mean_cov(mu, C)
     X = check_data(X, "X", n_features=C.shape[0], allow_1d=True, check_finite=False,
                    params="mu and C")
-    return _checked_logpdf(X, mu, cholesky_factor(C))
+    Lchol = cholesky_factor(C)  # C = L L^T
+    logdet = 2.0 * np.log(np.diag(Lchol)).sum()  # log|C| = 2 sum_i log L_ii
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN or inf in X: named just below
+        out = (-0.5 * X.shape[0] * _LOG_2PI - 0.5 * logdet
+               - 0.5 * _mahalanobis_sq(X, mu, Lchol))  # eq. (41); (x - mu)^T C^-1 (x - mu)
+    return check_finite_result(out, X, "X", what="the log-density", nan_reason=_NAN_DENSITY)
 
 
 def logpdf_GAU_ND_chol(X, mu, Lchol) -> np.ndarray:

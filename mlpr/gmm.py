@@ -501,9 +501,11 @@ def _statistics(X: np.ndarray, gamma: np.ndarray):
 
 def _m_step_reference(X: np.ndarray, gamma: np.ndarray, Nc: np.ndarray, cov_type: str,
                       cache: dict | None = None):
-    """The M-step of eq. (199)-(201) from the statistics, then the constraint of ``cov_type``
-    (9.4); covariances in the stored form (`_stored`). ``cache`` is unused (the fast M-step's)."""
-    _, F, S = _statistics(X, gamma)
+    """The M-step of eq. (199)-(201) from the statistics N_c (given), F_c and S_c, then the
+    constraint of ``cov_type`` (9.4); covariances in the stored form (`_stored`). ``cache`` is
+    unused (the fast M-step's)."""
+    F = X @ gamma.T  # F_c = sum_i gamma_c,i x_i, (D, M)
+    S = np.stack([(X * g) @ X.T for g in gamma])  # S_c = sum_i gamma_c,i x_i x_i^T, (M, D, D)
     w = Nc / X.shape[1]  # eq. (201): w_c = N_c / N
     mu = F / Nc  # eq. (199): mu_c = F_c / N_c
     C = S / Nc[:, None, None] - np.einsum("ic,jc->cij", mu, mu)  # eq. (200): S_c/N_c - mu_c mu_c^T
@@ -530,13 +532,18 @@ def _floor_each(C, psi):
 _FLOOR = {"full": _floor_each, "diagonal": np.maximum, "tied": floor_covariance}
 
 
+def _check_responsible(Nc: np.ndarray) -> None:
+    """Raise `_Singular` for the first component with no responsibility (N_c = 0)."""
+    empty = np.flatnonzero(Nc <= 0.0)
+    if empty.size:
+        raise _Singular(int(empty[0]), "it is responsible for no sample (N_c = 0)", empty=True)
+
+
 def _m_step(X, gamma, cov_type, psi, method="fast", cache=None):
     """One M-step (eq. 199-201) on the samples X by ``method``: weights, means, covariances
     (stored for ``cov_type``), floored after the diagonal or tied step (9.4)."""
     Nc = gamma.sum(axis=1)  # N_c
-    empty = np.flatnonzero(Nc <= 0.0)
-    if empty.size:
-        raise _Singular(int(empty[0]), "it is responsible for no sample (N_c = 0)", empty=True)
+    _check_responsible(Nc)
     w, mu, C = _METHODS[method][1](X, gamma, Nc, cov_type, {} if cache is None else cache)
     return w, mu, (C if psi is None else _FLOOR[cov_type](C, psi))
 
@@ -712,10 +719,13 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
     method = _check_method(method)
     _check_sizes(g.n_components, X)
     _warn_if_psi_dominates(X, psi)
-    e_step = _METHODS[method][0]
+    e_step, m_step = _METHODS[method]  # "reference": `_e_step`, `_m_step_reference`
     try:
-        gamma = e_step(_joint(X, g))[0]  # eq. (191)
-        w, mu, C = _m_step(X, gamma, cov_type, psi, method)  # eq. (199)-(201)
+        gamma = e_step(_joint(X, g))[0]  # eq. (191): gamma_c,i = P(c | x_i)
+        Nc = gamma.sum(axis=1)  # N_c = sum_i gamma_c,i
+        _check_responsible(Nc)
+        w, mu, C = m_step(X, gamma, Nc, cov_type, {})  # F_c, S_c, then eq. (199)-(201)
+        C = C if psi is None else _FLOOR[cov_type](C, psi)  # the eigenvalue floor (9.4)
         _check_components(C, cov_type, X.var(axis=1))
         _check_factors(C, cov_type)
     except _Singular as exc:
