@@ -716,7 +716,9 @@ def dcf(pred, L, prior, Cfn=1.0, Cfp=1.0, normalize: bool = True):
     pred, L = _check_binary_pred(pred, L)
     p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     normalize = check_bool(normalize, "normalize")
-    return _as_result(_dcf_of_decisions(pred == 1, L, p, Cfn, Cfp, normalize), p.ndim == 0)
+    n_fn, n_fp, nT, nF = _error_counts(pred == 1, L)  # Pfn = n_fn / nT, Pfp = n_fp / nF
+    out = _dcf_from_counts(n_fn, n_fp, nT, nF, p, Cfn, Cfp, normalize)  # eq. (136)-(137)
+    return _as_result(out, p.ndim == 0)
 
 
 def _dcf_of_decisions(accept: np.ndarray, L: np.ndarray, p: np.ndarray, Cfn: float, Cfp: float,
@@ -1074,7 +1076,9 @@ def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
     p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     _warn_if_probabilities(s, "llr", "act_dcf")
     if p.ndim == 0:  # one application: O(N), no sort
-        return float(_dcf_of_decisions(_accept(s, _threshold(p, Cfn, Cfp)), L, p, Cfn, Cfp))
+        accept = s > _threshold(p, Cfn, Cfp)  # eq. (128)-(130): llr > -log(pi Cfn / (1-pi) Cfp)
+        n_fn, n_fp, nT, nF = _error_counts(accept, L)
+        return float(_dcf_from_counts(n_fn, n_fp, nT, nF, p, Cfn, Cfp, True))  # eq. (136)-(137)
     return _act_dcf_ranked(_rank(s, L), p, Cfn, Cfp)
 
 
