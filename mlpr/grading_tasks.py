@@ -253,10 +253,15 @@ def _compute_mu_C():
                            "loses digits on data far from the origin: centre the data first, "
                            "C = (D - mu)(D - mu)^T / N (eq. 50, 59)",
                            lambda ref=ref: ref, closed_form(1e-5))
+        N = data.shape[1]
+        unbiased = Mistake("unbiased", f"the covariance is divided by N - 1 = {N - 1} instead of "
+                                       f"N = {N}: the ML estimate is 1/N (eq. 50, 59); np.cov is "
+                                       f"the unbiased 1/(N - 1) estimate",
+                           lambda mu=mu, C=C, N=N: np.vstack([mu.T, C * N / (N - 1)]))
         cases.append(Case(what, (data,), ref,
                           post=lambda out, n=data.shape[0]: _mu_C_post(out, n),
-                          context={"N": [data.shape[1]]},
-                          mistakes=[one_pass] if data is X else []))
+                          context={"N": [N]},
+                          mistakes=[unbiased] + ([one_pass] if data is X else [])))
     return cases
 
 
@@ -294,6 +299,21 @@ def _compute_pca():
                     lambda data=data, m=m: _top_eigvecs(data @ data.T / data.shape[1], m)),
         ]))
     return cases
+
+
+def _within(rtol: float):
+    """The student's columns lie in the span of the mistake's columns (which may be more)."""
+
+    def compare(got, expected) -> Comparison:
+        s, r = as_array(got), as_array(expected)
+        if s.ndim != 2 or s.shape[0] != r.shape[0]:
+            return Comparison(False, math.inf, rtol)
+        Q, _ = np.linalg.qr(r)
+        res = np.linalg.norm(s - Q @ (Q.T @ s), axis=0) / np.maximum(np.linalg.norm(s, axis=0),
+                                                                      1e-300)
+        return Comparison(bool(res.max() <= rtol), float(res.max()), rtol)
+
+    return compare
 
 
 def _top_eigvecs(C, m):
@@ -349,11 +369,14 @@ def _lda_cases(method: str):
         W = fit_lda(data, labels, m, method=method).W
         Sw, Sb = compute_Sw_Sb(data, labels)
         s, U = scipy.linalg.eigh(Sb, Sw)
+        # the smallest eigenvalues repeat (Sb has rank K - 1): the wrong end of the spectrum is
+        # any basis inside the span of the eigenvectors up to the m-th smallest eigenvalue
+        k = int(np.sum(s <= s[m - 1] + 1e-9 * np.abs(s).max()))
         cases.append(Case(what, (data, labels, m), W, compare=same_subspace(1e-8), mistakes=[
             Mistake("ascending", "scipy.linalg.eigh returns the eigenvalues in ascending order: "
                                  "LDA keeps the eigenvectors of the m largest (U[:, ::-1][:, :m]; "
                                  "section 3.2, eq. 7)",
-                    lambda U=U, m=m: U[:, :m]),
+                    lambda U=U, k=k: U[:, :k], _within(1e-6)),
             Mistake("swapped", "the generalised eigenproblem is Sb w = lambda Sw w "
                                "(scipy.linalg.eigh(Sb, Sw); eq. 7): Sb and Sw are swapped",
                     lambda Sw=Sw, Sb=Sb, m=m: scipy.linalg.eigh(Sw, Sb)[1][:, ::-1][:, :m]),
