@@ -44,14 +44,18 @@ tied naive             `train_tied_naive`      (D,)        ``diag(C)``, shared (
 (``"tied_naive"``)
 =====================  ======================  ==========  ==================================
 
-``covariance(k)`` returns the (D, D) covariance of class k for every kind. Each kind has one
-estimator (`_ESTIMATORS`) and one scorer (`_SCORERS`), picked from a dict by ``kind``. Estimates
-are ML (1/N_c per class, 1/N for the within-class covariance); ``unbiased=True`` uses
-1/(N_c - 1) and the pooled 1/(N - K) instead. Every (co)variance is computed from the samples
-centred on their class mean, as the formula is written, so it is accurate to rounding (about
-1e-15 of its largest entry) on data far from the origin too. The full-covariance scores are the
-Gaussian log-density of `mlpr.gaussian.logpdf_GAU_ND_chol`, the library's one implementation
-of it; the diagonal ones are the same density written as a sum of 1-D Gaussians.
+``covariance(k)`` returns the (D, D) covariance of class k for every kind. Each trainer writes
+its estimate (eq. 59, 68, 70) in its own body, from the class means and covariances of
+`_class_estimates`. Estimates are ML (1/N_c per class, 1/N for the within-class covariance);
+``unbiased=True`` uses 1/(N_c - 1) and the pooled 1/(N - K) instead. Every (co)variance is
+computed from the samples centred on their class mean, as the formula is written, so it is
+accurate to rounding (about 1e-15 of its largest entry) on data far from the origin too.
+
+Scores: each kind has a scorer written as the notes write the density (``method="reference"``
+of `GaussianClassifier.scores`: the Gaussian log-density of `mlpr.gaussian.logpdf_GAU_ND_chol`,
+the library's one implementation of it, for the full and tied kinds; a sum of 1-D Gaussian
+log-densities for the naive kinds) and a fast form that computes the same scores for all classes
+at once (``method="fast"``, the default; `mlpr._generative_fast`), tested equal to 1e-10.
 
 Singular covariances (constant pixels of MNIST, fewer samples than features) are an error naming
 the class; the remedies are PCA first, or the explicit eigenvalue floor ``psi``
