@@ -1123,6 +1123,13 @@ def train_gmm_hard_em(D, gmm, cov_type: str = "full", psi: float | None = None,
         Complete-data average log-likelihood :math:`\frac{1}{N}\sum_i \max_c [\log w_c + \log
         \mathcal{N}(x_i \mid \mu_c, C_c)]`, one per iteration.
 
+    Raises
+    ------
+    ValueError
+        More components than samples.
+    DegenerateComponentError
+        A cluster too small for its covariance without the floor ``psi``.
+
     Notes
     -----
     Section 9.2, eq. (193)-(197): E-step hard assignment :math:`c_i = \arg\max_c \gamma_c(x_i)`,
@@ -1133,6 +1140,7 @@ def train_gmm_hard_em(D, gmm, cov_type: str = "full", psi: float | None = None,
     cov_type = _check_cov_type(cov_type)
     psi = _check_psi(psi)
     max_iter = check_int(max_iter, "max_iter", low=1)
+    _check_sizes(g.n_components, X)
     cache, data_var = {}, X.var(axis=1)
 
     def m_step(X, Z01):

@@ -610,6 +610,8 @@ def test_more_components_than_samples_are_refused():
         em_step(X3, start, psi=0.01)
     with pytest.raises(ValueError, match=r"4 components for the 3 samples of D"):
         train_gmm_em(X3, start, psi=0.01)
+    with pytest.raises(ValueError, match=r"4 components for the 3 samples of D"):
+        train_gmm_hard_em(X3, start, psi=0.01)
     L = np.array([0, 0, 0, 1, 1])
     with pytest.raises(ValueError, match=r"4 components for the 2 samples of D in class 1"):
         train_gmm_classifier(X, L, [2, 4], psi=0.01)
