@@ -11,7 +11,7 @@ DEV_STAMP   := $(VENV)/.installed-dev
 LECTURES_STAMP := $(VENV)/.installed-lectures
 LECTURES := $(sort $(wildcard lectures/[0-9][0-9]_*/run.py))
 
-.PHONY: lectures lecture test bench lint clean
+.PHONY: lectures lecture check test bench lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -43,14 +43,23 @@ lectures: $(LECTURES_STAMP)
 	done
 
 # One lecture: make lecture L=05_generative_models [ARGS="--quick --show"] [OUT=DIR]
-# (L may be the folder's number alone, e.g. L=05).
+# [STUDENT=path/to/my_labs.py] (L may be the folder's number alone, e.g. L=05; STUDENT runs the
+# lecture with your own lab functions in place of mlpr's).
 LECTURE_SCRIPT = $(wildcard lectures/$(L)/run.py lectures/$(L)_*/run.py)
 lecture: $(LECTURES_STAMP)
 	@if [ -z "$(L)" ] || [ -z "$(LECTURE_SCRIPT)" ]; then \
-		echo "usage: make lecture L=NN_topic [ARGS=\"--quick --show\"] [OUT=DIR]; L is one of:"; \
+		echo "usage: make lecture L=NN_topic [ARGS=\"--quick --show\"] [OUT=DIR] [STUDENT=PATH]; L is one of:"; \
 		for s in $(LECTURES); do echo "  $$(basename $$(dirname $$s))"; done; exit 2; fi
 	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(PY) $(firstword $(LECTURE_SCRIPT)) \
-		$(ARGS) $(if $(OUT),--out $(OUT))
+		$(ARGS) $(if $(OUT),--out $(OUT)) $(if $(STUDENT),--student $(STUDENT))
+
+# Student mode: grade your own lab solutions with hints, make check STUDENT=path/to/my_labs.py
+# [ARGS="--lab 5 --map compute_mu_C=my_mean_cov"] (a .py file or a folder of modules).
+check: $(STAMP)
+	@if [ -z "$(STUDENT)" ]; then \
+		echo "usage: make check STUDENT=path/to/my_labs.py [ARGS=\"--lab 5 --map course=yours\"]"; \
+		exit 2; fi
+	$(PY) -m mlpr.grading $(STUDENT) --format text $(ARGS)
 
 test: $(LECTURES_STAMP)
 	MPLBACKEND=Agg $(PY) -m pytest -q

@@ -524,14 +524,15 @@ def threshold_ties(n: int = 200, seed: int = 0):
 
     Returns ``llr`` (n,) integers in -4..4 stored as floats, ``L`` (n,) labels (llrs drawn higher
     for class 1), and ``apps``: a list of ``(prior, Cfn, Cfp)`` whose threshold
-    :math:`t = -\log(\pi C_{fn} / ((1 - \pi) C_{fp}))` is an integer (0, 1, -2), so that some
-    llrs equal it and a ``>=`` decision differs from the course's ``>`` (eq. 130).
+    :math:`t = -\log(\pi C_{fn} / ((1 - \pi) C_{fp}))`, computed in float64 as the course writes
+    it, is exactly 0, 2 and -2 (priors 0.5 and 1 / (1 + e^2); costs e^2), so that some llrs equal
+    it and a ``>=`` decision differs from the course's ``>`` (eq. 128-130).
     """
     rng = np.random.default_rng(seed)
     L = (rng.random(n) < 0.4).astype(np.int64)
     llr = np.clip(np.round(rng.normal(0.0, 1.6, n) + 1.2 * (2 * L - 1)), -4, 4).astype(float)
-    e = math.e
-    apps = [(0.5, 1.0, 1.0), (1.0 / (1.0 + e), 1.0, 1.0), (0.5, 1.0, e ** -2)]
+    apps = [(0.5, 1.0, 1.0), (float(1.0 / (1.0 + np.exp(2.0))), 1.0, 1.0),
+            (0.5, math.e ** 2, 1.0)]
     return llr, L, apps
 
 

@@ -37,6 +37,7 @@ from mlpr.datasets import load_iris, load_iris_binary
 from mlpr.dimred import compute_Sw_Sb, fit_lda, fit_pca
 from mlpr.evaluation import (
     act_dcf,
+    bayes_error_curve,
     bayes_decisions,
     confusion_matrix,
     dcf,
@@ -749,6 +750,31 @@ def _act():
                                                   cn, cp, normalize=False)),
         ]))
     return cases
+
+
+@task("compute_actDCF_binary_fast", 7, "actDCF (the course's alias of the one above)",
+      "(llr, classLabels, prior, Cfn, Cfp, normalize=True)")
+def _act_alias():
+    return _act()
+
+
+@task("bayesPlot", 7, "Bayes error plot: actDCF and minDCF against the prior log-odds",
+      "(S, L, left=-3, right=3, npts=21)")
+def _bayes_plot():
+    llr, L, _ = threshold_ties()
+    x = np.linspace(-3, 3, 21)
+    _, act, mini = bayes_error_curve(llr, L, x)
+    ge = [dcf((llr >= -t).astype(int), L, 1 / (1 + np.exp(-t))) for t in x]
+
+    def post(out):
+        xs, a, m = _tuple(out, 3, "(effPriorLogOdds, actDCF, minDCF)")
+        return np.vstack([as_array(xs).reshape(-1), as_array(a).reshape(-1),
+                          as_array(m).reshape(-1)])
+
+    return [Case("integer llrs (the prior log-odds -3, 0 and 3 put thresholds on them)", (llr, L),
+                 np.vstack([x, act, mini]), post=post, mistakes=[
+        Mistake(">=", "at each prior the Bayes decision is llr > -log(pi / (1 - pi)), strictly "
+                      "(eq. 128-130)", lambda: np.vstack([x, ge, mini]))])]
 
 
 def _rates_cases():

@@ -25,11 +25,25 @@ def test_there_are_lectures():
     assert "02_iris_exploration" in LECTURES
 
 
+@pytest.fixture(scope="session")
+def quick_results(tmp_path_factory):
+    """The quick runs' results.json, by lecture (each lecture runs once in quick mode)."""
+    root = tmp_path_factory.mktemp("quick")
+
+    def get(name):
+        out = root / name
+        if not (out / "results.json").exists():
+            proc = run([sys.executable, str(REPO / "lectures" / name / "run.py"), "--quick",
+                        "--out", str(out)], env=dict(os.environ, MPLBACKEND="Agg"))
+            assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+            (out / "stdout.txt").write_text(proc.stdout)
+        return out
+    return get
+
+
 @pytest.mark.parametrize("name", LECTURES)
-def test_lecture_quick(name, tmp_path):
-    proc = run([sys.executable, str(REPO / "lectures" / name / "run.py"), "--quick", "--out",
-                str(tmp_path)], env=dict(os.environ, MPLBACKEND="Agg"))
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+def test_lecture_quick(name, quick_results):
+    tmp_path = quick_results(name)
     results = json.loads((tmp_path / "results.json").read_text())
     assert results["lecture"] == name and results["mode"] == "quick"
     assert results["figures"], "a lecture writes at least one figure"
@@ -42,7 +56,7 @@ def test_lecture_quick(name, tmp_path):
             assert check["source"], check
     # quick mode says so: no full-size claim in the output, the subsample in every MNIST
     # heading and figure title
-    out = proc.stdout
+    out = (tmp_path / "stdout.txt").read_text()
     assert "quick mode" in out.splitlines()[0]
     assert not re.search(r"60,000|10,000 test|60000 train", out), "quick output claims full sizes"
     if "mnist" in results:
@@ -55,6 +69,32 @@ def test_lecture_quick(name, tmp_path):
                 assert any("quick subsample" in t for t in titles), (fig, titles)
 
 
+def test_student_mode_on_lecture_05_reproduces_its_tables(quick_results, tmp_path):
+    # the course-style solution of the grading tests, in place of mlpr's functions
+    student = REPO / "tests" / "grading_submissions" / "course_style.py"
+    proc = run([sys.executable, str(REPO / "lectures" / "05_generative_models" / "run.py"),
+                "--quick", "--out", str(tmp_path), "--student", str(student)],
+               env=dict(os.environ, MPLBACKEND="Agg"))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr
+    mine = json.loads((quick_results("05_generative_models") / "results.json").read_text())
+    theirs = json.loads((tmp_path / "results.json").read_text())
+    assert theirs["student"] == str(student)
+    summary = theirs["student_summary"]
+    assert summary["reproduced"] == summary["counted"] >= 9 and not summary["missed"]
+    assert f"{summary['counted']} of {summary['counted']} references reproduced with your code" \
+        in proc.stdout
+    # the tables computed with the student's functions equal mlpr's, number for number
+    assert theirs["tables"]["mnist_gaussian"]["rows"] == mine["tables"]["mnist_gaussian"]["rows"]
+    ours = {c["what"]: c.get("measured", c.get("holds")) for c in mine["checks"]}
+    for c in theirs["checks"]:
+        if "student_skipped" not in c:
+            assert c.get("measured", c.get("holds")) == ours[c["what"]], c["what"]
+    assert "[your code: Gau_MVG_ML_estimates, compute_logPosterior, compute_log_likelihood_Gau]" \
+        in proc.stdout
+    assert "(computed with your code: " in proc.stdout
+
+
 def _readme_commands(prefix):
     """The README's shell lines that start with ``prefix`` (in ```sh blocks)."""
     blocks = re.findall(r"```sh\n(.*?)```", README, flags=re.S)
@@ -64,7 +104,7 @@ def _readme_commands(prefix):
 
 def test_readme_make_lecture_command_works_as_written(tmp_path):
     # the command a newcomer copies on a fresh clone: make creates .venv when it is missing
-    (cmd,) = _readme_commands("make lecture ")
+    (cmd,) = [c for c in _readme_commands("make lecture ") if "STUDENT" not in c]
     assert "ARGS=--quick" in cmd
     proc = run(["bash", "-c", f"{cmd} OUT={tmp_path}"], cwd=REPO,
                env={k: v for k, v in os.environ.items() if k != "MPLBACKEND"})
@@ -79,6 +119,23 @@ def test_readme_venv_python_command_works_as_written(tmp_path):
     proc = run(["bash", "-c", f"{cmd} --out {tmp_path}"], cwd=REPO)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert json.loads((tmp_path / "results.json").read_text())["mode"] == "quick"
+
+
+def test_readme_python_examples_run():
+    blocks = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    assert blocks
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
+
+
+def test_readme_student_commands_work(tmp_path):
+    student = REPO / "tests" / "grading_submissions" / "course_style.py"
+    (check,) = [c for c in _readme_commands("make check ") if "--lab" in c]
+    proc = run(["bash", "-c", check.replace("path/to/my_labs.py", str(student))], cwd=REPO)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "✔ lab 7 · compute_minDCF_binary_fast" in proc.stdout
+    proc = run(["make", "check"], cwd=REPO)
+    assert proc.returncode == 2 and "usage: make check STUDENT=" in proc.stdout
 
 
 def test_scripts_import_their_helper_without_path_edits():
