@@ -631,6 +631,24 @@ def test_student_mode_a_raising_function_is_skipped_not_a_traceback(tmp_path):
     assert "0 of 0 references reproduced with your code (2 checks skipped" in proc.stdout
 
 
+def test_every_function_a_lecture_hands_to_student_mode_has_an_adapter():
+    import re
+
+    used = {}
+    for script in sorted((REPO / "lectures").glob("*/run.py")):
+        m = re.search(r"lec\.use\((.*?)\)", script.read_text(), flags=re.S)
+        if m:
+            used[script.parent.name] = [n.strip() for n in m.group(1).split(",") if n.strip()]
+    assert set(used) >= {"03_dimensionality_reduction", "05_generative_models",
+                         "06_logistic_regression", "07_measuring_predictions",
+                         "08_support_vector_machines", "09_gaussian_mixture_models"}
+    for lecture, names in used.items():
+        readme = (REPO / "lectures" / lecture / "README.md").read_text()
+        for name in names:
+            assert name in grading._ADAPTERS, (lecture, name)
+            assert f"`{name}` by your" in " ".join(readme.split()), (lecture, name)
+
+
 def test_every_lecture_reference_file_is_data():
     files = sorted((REPO / "lectures").glob("*/references.json"))
     assert len(files) >= 6
