@@ -83,6 +83,7 @@ __all__ = [
     "load_submission",
     "StudentCode",
     "StudentFailure",
+    "adapted_functions",
     "tasks",
     "reference",
     "grade_functions",
@@ -788,6 +789,12 @@ def _adapter(mlpr_name: str, *needs):
         return build
 
     return register
+
+
+def adapted_functions() -> dict:
+    """The mlpr functions that student mode can replace: ``{mlpr name: [course names]}`` (the
+    course functions each needs; one alternative suffices where there are several)."""
+    return {name: [n for alt in needs for n in alt] for name, (needs, _) in _ADAPTERS.items()}
 
 
 def _first(code: StudentCode, *names: str) -> str:

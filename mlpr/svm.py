@@ -91,21 +91,9 @@ from .utils import (
 )
 
 __all__ = [
-    "linear_kernel",
-    "poly_kernel",
-    "rbf_kernel",
-    "LinearKernel",
-    "PolyKernel",
-    "RBFKernel",
-    "SumKernel",
-    "hinge_loss",
-    "svm_primal_objective",
-    "svm_dual_objective",
-    "rebalanced_C",
-    "LinearSVM",
-    "KernelSVM",
-    "train_svm_linear",
-    "train_svm_kernel",
+    "linear_kernel", "poly_kernel", "rbf_kernel", "LinearKernel", "PolyKernel", "RBFKernel",
+    "SumKernel", "hinge_loss", "svm_primal_objective", "svm_dual_objective", "rebalanced_C",
+    "LinearSVM", "KernelSVM", "train_svm_linear", "train_svm_kernel",
 ]
 
 _TAU = 1e-12  # libsvm's floor for a non-positive curvature a_ij of a working pair
