@@ -8,10 +8,12 @@ an open-set task (digits 0-4 known, "none of the others" modelled by a GMM of un
 Every decision uses uniform priors, passed explicitly; scores are class log-likelihoods.
 """
 
+from itertools import permutations
+
 import numpy as np
 from _lecture import Lecture
 
-from mlpr.datasets import IRIS_FEATURES, load_iris
+from mlpr.datasets import IRIS_FEATURES, binary_task, load_iris
 from mlpr.dimred import fit_pca
 from mlpr.evaluation import act_dcf, error_rate, min_dcf
 from mlpr.generative import map_decisions, train_mvg, train_naive_bayes, uniform_priors
@@ -27,7 +29,9 @@ from mlpr.gmm import (
     responsibilities,
     sample_GMM,
     split_gmm,
+    train_gmm_classifier,
     train_gmm_em,
+    train_gmm_hard_em,
     train_gmm_lbg,
     train_open_set_classifier,
 )
@@ -58,6 +62,15 @@ models, histories = train_gmm_lbg(x, 8, "full", psi=PSI, alpha=ALPHA, return_his
 for g, h in zip(models, histories):
     lec.check(f"{g.n_components} component(s): average log-likelihood ({len(h)} values)", h[-1])
 lec.check("the generating GMM: average log-likelihood", logpdf_GMM(x, truth).mean())
+# LBG's 4 components split the wide central mode and leave the modes at 3 and 6 to one component;
+# EM itself is not at fault: started from the generating GMM it finds a higher maximum
+from_truth, h_truth = train_gmm_em(x, truth, "full", psi=PSI)
+lec.check("4 components, EM from the generating GMM: average log-likelihood", h_truth[-1])
+lec.claim("LBG's 4-component model is a lower local maximum than EM from the generating GMM",
+          histories[2][-1] < h_truth[-1])
+near = [float(np.min(np.abs(models[2].mu[0] - m))) for m in (3.0, 6.0)]
+lec.check("LBG, 4 components: distance of the nearest mean to the modes at 3 and 6", near,
+          fmt="{:.2f}")
 lec.claim("EM never decreases the average log-likelihood (every LBG stage)",
           all(np.all(np.diff(h) >= -1e-12) for h in histories))
 lec.figure(plot_gmm_1d(x, {f"{g.n_components} component{'s' * (g.n_components > 1)}": g
@@ -86,6 +99,41 @@ plot_clusters_2d(P, responsibilities(P, gmm_em), means=gmm_em.mu, gmm=gmm_em,
                  title="EM (full covariances): responsibilities, log-density", ax=axes[0, 1])
 fig.tight_layout()
 lec.figure(fig, "iris_kmeans_vs_em.png")
+
+# -- hard EM (eq. 193-196) against soft EM (eq. 191, 199-201), the same start --------------------
+lec.section("Iris petals, 3 components, full covariances: hard EM against soft EM from the "
+            "K-means clusters")
+start = gmm_from_clusters(P, z_km, cov_type="full")
+hard, z_hard, hist_hard = train_gmm_hard_em(P, start, "full", psi=PSI)
+lec.check(f"hard EM ({len(hist_hard)} iterations): complete-data average log-likelihood "
+          "(eq. 194) per iteration", hist_hard, fmt="{:.4f}")
+lec.check(f"soft EM ({len(hist_em) - 1} iterations): average log-likelihood (eq. 188) at the "
+          "start and the end", [hist_em[0], hist_em[-1]], fmt="{:.4f}")
+lec.claim("hard EM never lowers its objective, the complete-data log-likelihood",
+          np.all(np.diff(hist_hard) >= -1e-12))
+lec.check("hard EM's final model: its soft average log-likelihood (eq. 188)",
+          logpdf_GMM(P, hard).mean(), fmt="{:.4f}")
+lec.claim("soft EM reaches a higher average log-likelihood than hard EM's model",
+          hist_em[-1] > logpdf_GMM(P, hard).mean())
+soft_z = responsibilities(P, gmm_em).argmax(axis=0)
+table = np.array([[np.sum((z_hard == a) & (soft_z == b)) for b in range(3)] for a in range(3)])
+lec.table("hard_vs_soft", "Final assignments: hard EM's clusters (rows) against soft EM's most "
+          "responsible component (columns)", ["hard \\ soft", "0", "1", "2"],
+          [[a] + list(map(int, table[a])) for a in range(3)])
+lec.check("flowers that hard and soft EM assign to different components (best matching)",
+          P.shape[1] - max(sum(table[a, perm[a]] for a in range(3))
+                           for perm in permutations(range(3))),
+          fmt="{:.0f}")
+fig, axes = figure_grid(1, 2, width=5.5, height=4.5,
+                        title="Iris petals, 3 full components: hard EM and soft EM")
+plot_clusters_2d(P, np.eye(3)[:, z_hard], means=hard.mu, gmm=hard, xlabel=IRIS_FEATURES[2],
+                 ylabel=IRIS_FEATURES[3], title="hard EM (eq. 193-196): assignments",
+                 ax=axes[0, 0])
+plot_clusters_2d(P, responsibilities(P, gmm_em), means=gmm_em.mu, gmm=gmm_em,
+                 xlabel=IRIS_FEATURES[2], ylabel=IRIS_FEATURES[3],
+                 title="soft EM: responsibilities", ax=axes[0, 1])
+fig.tight_layout()
+lec.figure(fig, "iris_hard_vs_soft_em.png")
 
 # -- degeneracy: a component collapsing without the floor ----------------------------------------
 lec.section("Degeneracy: 20 points, 8 components, EM without and with the floor psi = 0.01")
@@ -116,6 +164,13 @@ if err is not None:
 lec.check("with the floor: average log-likelihood at the same iteration",
           ll_floor[len(ll_free) - 1])
 lec.claim("with the floor every variance stays >= psi", min(low_floor[1:]) >= PSI * (1 - 1e-12))
+lec.check("without the floor: the EM step that collapses a component (DegenerateComponentError)",
+          len(ll_free) if err is not None else 0, fmt="{:.0f}")
+floored, h_floored = train_gmm_em(xs, start, "full", psi=PSI)  # run to the course's criterion
+lec.check("with the floor, EM to convergence (gain < 1e-6): iterations", len(h_floored) - 1,
+          fmt="{:.0f}")
+lec.claim("with the floor EM converges (the last gain of the average log-likelihood < 1e-6)",
+          0 <= h_floored[-1] - h_floored[-2] < 1e-6)
 fig, axes = figure_grid(1, 2, width=5.5, height=4.2,
                         title="A component collapsing onto a sample (20 points, 8 components)")
 plot_em_runs({"no floor": ll_free, f"floor psi = {PSI:g}": ll_floor},
@@ -147,6 +202,23 @@ print("The course lab publishes this table, but its numbers are not available to
 for cov_type, name in (("full", "MVG"), ("diagonal", "naive Bayes"), ("tied", "MVG")):
     lec.check(f"1 {cov_type} component = {name}: error %", iris_err[cov_type, 1], fmt="{:.1f}",
               ref=f"iris_gmm/{cov_type}/1")
+# tied: the first split barely moves, and the course's criterion (gain < 1e-6) stops EM early
+gains = []
+for k in range(3):
+    _, h = train_gmm_lbg(DTR[:, LTR == k], 2, "tied", psi=PSI, alpha=ALPHA, return_history=True)
+    gains.append(h[1][1] - h[1][0])
+lec.check("tied, 2 components: gain of the first EM iteration after the split, per class",
+          gains, fmt="{:.2e}")
+Xv = DTR[:, LTR == 1]
+one = train_gmm_lbg(Xv, 1, "tied", psi=PSI)[0]
+two_default, h_default = train_gmm_em(Xv, split_gmm(one, ALPHA), "tied", psi=PSI)
+two_long, h_long = train_gmm_em(Xv, split_gmm(one, ALPHA), "tied", psi=PSI, tol=1e-12)
+lec.check("versicolor, tied: average log-likelihood of 1 component, of 2 (tol 1e-6), of 2 "
+          "(tol 1e-12)", [logpdf_GMM(Xv, one).mean(), h_default[-1], h_long[-1]], fmt="{:.4f}")
+lec.check("versicolor, tied, 2 components: EM iterations with tol 1e-6 and with tol 1e-12",
+          [len(h_default) - 1, len(h_long) - 1], fmt="{:.0f}")
+lec.claim("run longer, 2 tied components explain versicolor better than 1 (the early stop is "
+          "the criterion's, not the model's)", h_long[-1] > logpdf_GMM(Xv, one).mean() + 1e-3)
 
 # -- MNIST: PCA 50, one GMM per digit ------------------------------------------------------------
 DTR, LTR, DTE, LTE = lec.load_mnist(3000, 1000)
@@ -185,6 +257,24 @@ lec.claim("1 diagonal component = naive Bayes floored at psi (same test error)",
           mnist["diagonal"][0] == error_pct(train_naive_bayes(ZTR, LTR, psi=PSI), ZTE, LTE))
 print("For comparison, lecture 06 on the full MNIST: multiclass LR on the quadratic expansion "
       "of centred PCA 50, 1.75% at lambda = 1e-3.")
+
+# -- the GMM llr of a binary task (eq. 203, as the log-ratio) beside the MVG's -------------------
+lec.section(f"MNIST ({lec.mnist_sizes}), PCA 50, 4 (1) vs 9 (0): the GMM llr, eq. 203 with its log")
+XTR, YTR = binary_task(ZTR, LTR, 4, 9)
+XTE, YTE = binary_task(ZTE, LTE, 4, 9)
+systems = {"MVG": train_mvg(XTR, YTR).llr,
+           **{f"GMM, {M} full components": train_gmm_classifier(XTR, YTR, M, "full", psi=PSI,
+                                                                 alpha=ALPHA).llr
+              for M in (2, 4)}}
+rows = []
+for name, llr_of in systems.items():
+    s_te = llr_of(XTE)
+    rows.append([name] + [round(f(s_te, YTE, p), 4) for p in (0.5, 0.1) for f in (min_dcf,
+                                                                                  act_dcf)])
+lec.table("mnist_4v9_llr", "Digit 4 (1) vs 9 (0), test set: minDCF / actDCF of the llrs "
+          "log f(x|4) - log f(x|9)", ["model", "minDCF 0.5", "actDCF 0.5", "minDCF 0.1",
+                                     "actDCF 0.1"], rows)
+
 
 # -- open set: digits 0-4 known, "none of the others" from an unlabelled pool --------------------
 lec.section(f"Open set on MNIST ({lec.mnist_sizes}, PCA 50): digits 0-4 known, 5-9 never labelled")
