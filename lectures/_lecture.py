@@ -88,7 +88,18 @@ class Lecture:
                             help="run the lecture with your own lab functions (a .py file or a "
                                  "folder of modules, with the course's function names) in place "
                                  "of mlpr's, and compare every number with its reference")
+        parser.add_argument("--format", default="png", metavar="png,pdf,svg",
+                            help="figure formats, comma-separated (default png); the PNG is "
+                                 "always written (results.json and the report list it), the "
+                                 "others beside it with fonts embedded, for slides")
         args = parser.parse_args(argv)
+        formats = [f.strip().lower().lstrip(".") for f in args.format.split(",") if f.strip()]
+        unknown = sorted(set(formats) - set(FIGURE_FORMATS))
+        if unknown:
+            parser.error(f"--format {args.format}: {', '.join(unknown)} not supported; "
+                         f"choose among {', '.join(FIGURE_FORMATS)}")
+        #: the figure formats written besides the PNG (``--format``)
+        self.formats: list[str] = [f for f in dict.fromkeys(formats) if f != "png"]
         self.name = name
         self.quick: bool = args.quick
         self.out: Path = args.out
@@ -106,6 +117,8 @@ class Lecture:
         mode = ("quick mode: references printed, enforced only where the subsample reproduces "
                 "them" if self.quick else "full mode")
         print(f"# {name} ({mode})")
+        print(_eta_line(name, self.results["mode"], self.out / "results.json"), file=sys.stderr,
+              flush=True)
         self.student = None
         self.student_checks: list[dict] = []
         if args.student is not None:
@@ -316,14 +329,18 @@ class Lecture:
         self._student_note("check")  # the figure's computations belong to no check
         sup = fig.get_suptitle() if hasattr(fig, "get_suptitle") else ""  # matplotlib >= 3.8
         titles = [t for t in [sup] + [ax.get_title() for ax in fig.axes] if t]
-        path = save_figure(fig, self.out / filename, close=not self.show)
+        path = save_figure(fig, self.out / filename, close=not self.show, formats=self.formats)
         self.results["figures"].append(path.name)
         self.results["figure_titles"][path.name] = titles
+        if self.formats:  # the same figure in the other formats of --format, by PNG name
+            self.results.setdefault("figure_other_formats", {})[path.name] = [
+                path.with_suffix("." + f).name for f in self.formats]
 
     def finish(self) -> None:
         """Write results.json; exit 1 if a full-mode check missed its reference."""
         self.results["seconds"] = round(time.perf_counter() - self.t0, 2)
         self.results["failures"] = self.failures
+        self.results.update(_provenance())
         with open(self.out / "results.json", "w") as f:
             json.dump(self.results, f, indent=1)
         print(f"\n{len(self.results['figures'])} figures and results.json written to {self.out}"
@@ -362,6 +379,45 @@ class Lecture:
         if missed:
             print("your code misses references that mlpr reproduces", file=sys.stderr)
             sys.exit(1)
+
+
+FIGURE_FORMATS = ("png", "pdf", "svg")
+
+
+def _eta_line(name: str, mode: str, previous: Path) -> str:
+    """The progress line a lecture starts with: when it started and, from the previous run of the
+    same mode (its ``results.json``, about to be replaced), when it should end."""
+    now = time.time()
+    line = f"[{name}] {mode} mode started at {time.strftime('%H:%M:%S', time.localtime(now))}"
+    try:
+        last = json.loads(previous.read_text())
+        seconds = float(last["seconds"]) if last.get("mode") == mode else None
+    except (OSError, ValueError, KeyError, TypeError):
+        seconds = None
+    if seconds is None:
+        return line + f"; no previous {mode} run to estimate its end from"
+    end = time.strftime("%H:%M:%S", time.localtime(now + seconds))
+    return line + f"; the previous {mode} run took {seconds:.0f} s: ETA {end}"
+
+
+def _provenance() -> dict:
+    """When, from which commit and on which machine a run was made (for results.json)."""
+    import datetime
+    import platform
+    import subprocess
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, text=True,
+                                capture_output=True, timeout=10).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):  # no git, or not a clone
+        commit = None
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "commit": commit,
+            "machine": {"platform": platform.platform(), "machine": platform.machine(),
+                        "processor": platform.processor() or platform.machine(),
+                        "cpus": cpus, "python": platform.python_version(),
+                        "numpy": np.__version__}}
 
 
 def _interactive_backend(out: Path) -> bool:

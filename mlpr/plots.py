@@ -151,15 +151,33 @@ def class_colors(K: int) -> list[str]:
     return [_PALETTE[k % len(_PALETTE)] for k in range(K)]
 
 
-def save_figure(fig, path, *, close: bool = True) -> Path:
+def save_figure(fig, path, *, close: bool = True, formats=()) -> Path:
     """Write ``fig`` to ``path`` (parents created), close it unless asked not to, and return the
-    path. The format follows the suffix (``.png`` for the course's figures, ``.pdf``, ...)."""
+    path. The format follows the suffix (``.png`` for the course's figures, ``.pdf``, ...).
+
+    ``formats`` (e.g. ``("pdf", "svg")``) writes the same figure again beside ``path`` in each
+    of these formats, under the same name with that suffix, for slides. Fonts are embedded in
+    vector files (PDF TrueType, ``pdf.fonttype`` 42; SVG text as paths), so that they print and
+    project as drawn on any machine.
+    """
     if not isinstance(fig, matplotlib.figure.Figure):
         raise TypeError(f"fig must be a matplotlib Figure (what the plot_* helpers return), got "
                         f"{type(fig).__name__}")
+    if isinstance(formats, str):
+        formats = [f for f in formats.split(",") if f]
+    formats = [str(f).lower().lstrip(".") for f in formats]
+    supported = fig.canvas.get_supported_filetypes()
+    for f in formats:
+        if f not in supported:
+            raise ValueError(f"formats: {f!r} is not a format matplotlib writes; expected some of "
+                             f"{', '.join(sorted(supported))}")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
+    with plt.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42, "svg.fonttype": "path"}):
+        fig.savefig(path)
+        for f in formats:
+            if path.with_suffix("." + f) != path:
+                fig.savefig(path.with_suffix("." + f))
     if close:
         plt.close(fig)
     return path
