@@ -21,6 +21,7 @@ from mlpr.evaluation import (
     bayes_decisions,
     bayes_threshold,
     dcf,
+    fn_fp_rates,
     uniform_cost_matrix,
 )
 from mlpr.gaussian import logpdf_GAU_1D, logpdf_GAU_ND, ml_multinomial
@@ -336,14 +337,22 @@ def test_notes002_eq105_log_prior():
 
 
 def test_notes002_sec7_1_weighted_error_not_accuracy():
-    L = np.array([0, 0, 1, 1, 1])
-    perfect = L.copy()
+    L = np.array([0, 0, 0, 1, 1, 1, 1, 1])
     alpha = 0.3
-    fpr, fnr = 0.0, 0.0  # of the perfect classifier
-    assert np.all(perfect == L)
-    assert alpha * fpr + (1 - alpha) * fnr == 0.0  # "acc" of a perfect classifier is 0
-    wrong = 1 - L
-    assert alpha * 1.0 + (1 - alpha) * 1.0 == 1.0 and np.all(wrong != L)  # and of the worst, 1
+
+    def printed_acc(pred):  # "acc = alpha FPR + (1 - alpha) FNR"
+        fnr, fpr = fn_fp_rates(pred, L)
+        return alpha * fpr + (1 - alpha) * fnr
+
+    def weighted_accuracy(pred):  # alpha TNR + (1 - alpha) TPR
+        fnr, fpr = fn_fp_rates(pred, L)
+        return alpha * (1 - fpr) + (1 - alpha) * (1 - fnr)
+
+    perfect, worst = L.copy(), 1 - L
+    some = np.array([0, 1, 0, 1, 0, 1, 1, 1])
+    assert printed_acc(perfect) == 0.0 and printed_acc(worst) == 1.0  # an error, not accuracy
+    assert weighted_accuracy(perfect) == 1.0 and weighted_accuracy(worst) == 0.0
+    assert printed_acc(some) == pytest.approx(1 - weighted_accuracy(some), abs=1e-15)
 
 
 def test_notes002_sec7_2_misses_are_fn_over_nt():
