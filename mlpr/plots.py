@@ -715,8 +715,8 @@ def _on_grid(f, XX: np.ndarray, YY: np.ndarray) -> np.ndarray:
     return np.asarray(f(np.vstack([XX.ravel(), YY.ravel()])))
 
 
-def plot_svm_2d(D, L, scores, *, support=None, class_names=None, xlabel="x1", ylabel="x2",
-                title="", ax=None, resolution=200):
+def plot_svm_2d(D, L, scores, *, support=None, alpha=None, C=None, class_names=None,
+                xlabel="x1", ylabel="x2", title="", ax=None, resolution=200):
     """A binary classifier on 2-D data: the boundary s(x) = 0, the margins s(x) = -1 and +1
     (dashed, notes eq. 157) and the support vectors circled.
 
@@ -729,6 +729,11 @@ def plot_svm_2d(D, L, scores, *, support=None, class_names=None, xlabel="x1", yl
         ``scores(X) -> (M,)`` for X of shape (2, M), e.g. ``model.scores`` of `mlpr.svm`.
     support : array_like of int or bool, optional
         The support vectors (indices or a mask over the N samples).
+    alpha, C : array_like, shape (N,), and float, optional
+        The dual solution and its bound: the three kinds of training point of the soft-margin
+        SVM are then marked apart (KKT conditions, eq. 163-164): alpha = 0 (outside the margin,
+        plain), 0 < alpha < C (on the margin, circled) and alpha = C (inside the margin or
+        misclassified, crossed). ``support`` is then ignored.
     """
     D, L, K = _labelled(D, L, min_rows=2)
     _check_callable(scores, "scores", "scores(X) -> (M,) for X of shape (2, M)")
@@ -747,7 +752,20 @@ def plot_svm_2d(D, L, scores, *, support=None, class_names=None, xlabel="x1", yl
     for k in range(K):
         ax.scatter(D[0, L == k], D[1, L == k], s=10, alpha=0.8, color=colors[k],
                    label=cnames[k])
-    if support is not None:
+    if alpha is not None:
+        a = np.asarray(alpha, dtype=float).reshape(-1)
+        if a.size != D.shape[1] or C is None:
+            raise ValueError(f"alpha must have one entry per sample ({D.shape[1]}) and C must be "
+                             f"given, got {a.size} entries and C={C!r}")
+        Cs = np.broadcast_to(np.asarray(C, dtype=float), a.shape)
+        tol = 1e-6 * Cs
+        on = (a > tol) & (a < Cs - tol)
+        bound = a >= Cs - tol
+        ax.scatter(D[0, on], D[1, on], s=70, facecolors="none", edgecolors="k", linewidths=0.9,
+                   label=f"0 < alpha < C: on the margin ({int(on.sum())})")
+        ax.scatter(D[0, bound], D[1, bound], s=60, marker="x", color="k", linewidths=0.9,
+                   label=f"alpha = C: inside the margin or misclassified ({int(bound.sum())})")
+    elif support is not None:
         sv = np.asarray(support)
         ax.scatter(D[0, sv], D[1, sv], s=70, facecolors="none", edgecolors="k", linewidths=0.9,
                    label=f"support vectors ({int(sv.sum()) if sv.dtype == bool else sv.size})")

@@ -12,8 +12,9 @@ import _lecture  # before numpy: one BLAS thread unless the caller chooses (see 
 import numpy as np
 
 from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris, load_iris_binary
-from mlpr.dimred import fit_pca
-from mlpr.evaluation import act_dcf, eer, error_rate, min_dcf
+from mlpr.calibration import kfold_calibrate
+from mlpr.dimred import fit_pca, fit_whitening
+from mlpr.evaluation import act_dcf, eer, error_rate, kfold_scores, min_dcf
 from mlpr.generative import map_decisions, train_mvg, uniform_priors
 from mlpr.multiclass import train_one_vs_one, train_one_vs_rest
 from mlpr.neighbors import train_knn
@@ -31,10 +32,11 @@ from mlpr.svm import (
     train_svm_kernel,
     train_svm_linear,
 )
-from mlpr.utils import split_db_2to1
+from mlpr.utils import fit_center, fit_znorm, split_db_2to1
 
 lec = _lecture.Lecture("08_support_vector_machines", __doc__)
 SLIDES, INVARIANT = _lecture.SLIDES, _lecture.INVARIANT  # where the references come from
+CLOSED_FORM = _lecture.CLOSED_FORM
 mlpr_train_svm_kernel = train_svm_kernel  # the solver comparisons below are mlpr's own
 # the functions a lab asks students to write: theirs in student mode (--student PATH)
 train_svm_linear, train_svm_kernel, min_dcf, act_dcf, train_mvg, map_decisions = lec.use(
@@ -159,6 +161,51 @@ plot_decision_regions(S3, L, ovo.predict, class_names=IRIS_CLASSES, xlabel=IRIS_
                       title="one vs one: votes (ties to lowest class)")
 lec.figure(fig, "iris_one_vs_rest_vs_one_vs_one.png")
 
+# -- the three kinds of training point (KKT, eq. 163-164) ----------------------------------------
+lec.section("The three kinds of training point: iris versicolor (1) vs virginica (0), petal "
+            "features, linear SVM, C = 1, free bias")
+m = train_svm_linear(P2, LP, 1.0, K=None)
+if hasattr(m, "alpha"):  # mlpr's model (a student's has no dual solution)
+    zs2 = (2 * LP - 1) * m.scores(P2)
+    tol = 1e-6
+    free = (m.alpha > tol) & (m.alpha < 1.0 - tol)
+    kinds = {"alpha = 0": m.alpha <= tol, "0 < alpha < C": free, "alpha = C": m.alpha >= 1 - tol}
+    lec.check("training points with alpha = 0, 0 < alpha < C, alpha = C",
+              [int(v.sum()) for v in kinds.values()], fmt="{:.0f}")
+    lec.claim("alpha = 0: outside the margin or on it, z s >= 1",
+              np.all(zs2[kinds["alpha = 0"]] >= 1 - 1e-6))
+    lec.claim("0 < alpha < C: on the margin, z s = 1", np.all(np.abs(zs2[free] - 1) <= 1e-6))
+    lec.claim("alpha = C: inside the margin or misclassified, z s <= 1",
+              np.all(zs2[kinds["alpha = C"]] <= 1 + 1e-6))
+    lec.check("alpha = C points misclassified (z s < 0)", int(np.sum(zs2[kinds["alpha = C"]] < 0)),
+              fmt="{:.0f}")
+    lec.figure(plot_svm_2d(P2, LP, m.scores, alpha=m.alpha, C=1.0,
+                           class_names=["virginica", "versicolor"], xlabel=IRIS_FEATURES[2],
+                           ylabel=IRIS_FEATURES[3],
+                           title="Iris versicolor vs virginica, linear SVM (C = 1): the three "
+                                 "kinds of training point"), "svm_three_kinds_of_point.png")
+
+# -- the feature map of the polynomial kernel (eq. 176-179) -----------------------------------------
+lec.section("The degree-2 feature map phi (eq. 176) and the polynomial kernel (eq. 177-178)")
+
+
+def phi(X):
+    """phi(x) = [vec(x x^T), sqrt(2) x, 1] of every column of X (eq. 176)."""
+    return np.vstack([np.einsum("in,jn->ijn", X, X).reshape(-1, X.shape[1]), np.sqrt(2) * X,
+                      np.ones((1, X.shape[1]))])
+
+
+lec.check("max |phi(x)' phi(y) - (x'y + 1)^2| over the iris training and validation flowers",
+          np.abs(phi(DTR).T @ phi(DVAL) - poly_kernel(2, 1.0)(DTR, DVAL)).max(), 0.0,
+          tol=1e-9, fmt="{:.1e}", source=CLOSED_FORM)
+explicit = train_svm_linear(phi(DTR), LTR, 1.0, K=None).scores(phi(DVAL))
+kernel = train_svm_kernel(DTR, LTR, 1.0, poly_kernel(2, 1.0), None).scores(DVAL)
+lec.check("linear SVM on phi(x) - kernel SVM with (x'y + 1)^2 (C = 1, free bias): max score "
+          "difference on the validation flowers", np.abs(explicit - kernel).max(), 0.0, tol=1e-4,
+          fmt="{:.1e}", source=INVARIANT)
+print("The dual sees the data only through the kernel: the same optimum in a 21-dimensional "
+      "feature space, without forming it.")
+
 # -- MNIST digit pairs ----------------------------------------------------------------------------
 DTR, LTR, DTE, LTE = lec.load_mnist(n_train=3000, n_test=1000)
 PAIRS = [(0, 1), (3, 8), (4, 9)] if lec.quick else [(a, b) for a in range(10)
@@ -255,6 +302,67 @@ g = [E[f"RBF gamma = {x} (unit norm)"][CS.index(1.0)].mean() for x in ("0.2", "1
 if g is not None:
     lec.claim(f"RBF, C = 1: gamma = 2 best, then 1, then 0.2, as the slides order them "
               f"({g[2]:.2f} < {g[1]:.2f} < {g[0]:.2f})", g[2] < g[1] < g[0], source=SLIDES)
+
+# -- one binary task in depth: 4 (1) vs 9 (0) ----------------------------------------------------
+N_SEL = 500 if lec.quick else 2000  # training images of the pair (a seeded subsample)
+X49, Y49, XT49, YT49 = pair(4, 9, N_SEL)
+pca49 = fit_pca(X49, 50)
+Z49, ZT49 = pca49.transform(X49), pca49.transform(XT49)  # uncentred projections, as the notes
+APPS = (0.1, 0.9)
+K_FOLDS = 5
+
+
+def app_dcfs(s_test, s_oof, pi):
+    """minDCF and actDCF at pi of test scores, raw and after the K-fold linear calibration (7.3)
+    learned on the out-of-fold training scores with the application's prior pi."""
+    cal = kfold_calibrate(s_oof, Y49, prior=pi, k=K_FOLDS, seed=0)[1]
+    return (min_dcf(s_test, YT49, pi), act_dcf(s_test, YT49, pi),
+            act_dcf(cal.scores(s_test), YT49, pi))
+
+
+lec.section(f"MNIST 4 (1) vs 9 (0), {N_SEL} training images ({lec.mnist_sizes}), PCA 50: "
+            f"class re-balancing (eq. 181-182) and calibration ({K_FOLDS}-fold, 7.3) of a linear "
+            "SVM (C = 1, K = 1)")
+rows, gaps = [], {}
+for pt in (None, 0.1, 0.9):
+    def train(X, Y, pt=pt):
+        return train_svm_linear(X, Y, 1.0, 1.0, prior=pt)
+
+    lec.progress(f"4 v 9: linear SVM, pi_T = {pt}")
+    s_te, s_oof = train(Z49, Y49).scores(ZT49), kfold_scores(train, Z49, Y49, K_FOLDS, seed=0)
+    row = ["none (C_i = C)" if pt is None else f"pi_T = {pt:g}"]
+    for pi in APPS:
+        mn, act, act_cal = app_dcfs(s_te, s_oof, pi)
+        row += [mn, act, act_cal]
+        gaps[pt, pi] = (act - mn, act_cal - mn)
+    rows.append(row)
+lec.table("svm_rebalance_calibration", "Linear SVM, 4 vs 9 test set: minDCF, actDCF of the raw "
+          "scores and actDCF after calibration, at pi = 0.1 and 0.9",
+          ["training", "minDCF 0.1", "actDCF 0.1", "calibrated 0.1", "minDCF 0.9", "actDCF 0.9",
+           "calibrated 0.9"], rows)
+lec.claim("SVM scores are not llrs: at every training prior and application, the raw scores' "
+          "actDCF exceeds the minDCF by more than 0.05",
+          all(g[0] > 0.05 for g in gaps.values()))
+lec.claim("calibration brings the actDCF of the un-rebalanced SVM closer to the minDCF at both "
+          "applications", all(gaps[None, pi][1] < gaps[None, pi][0] for pi in APPS))
+
+lec.section(f"MNIST 4 (1) vs 9 (0), {N_SEL} training images: pre-processing the PCA-50 features "
+            "for a linear (C = 1, K = 1) and an RBF SVM (C = 1, eps = 1), minDCF at pi = 0.5")
+PREP = {"none": lambda X, Y: (lambda D: D), "centred": lambda X, Y: fit_center(X).transform,
+        "z-normalised": lambda X, Y: fit_znorm(X).transform,
+        "whitened (within-class, Sw = I)": lambda X, Y: fit_whitening(X, Y).transform}
+rows = []
+for name, fit in PREP.items():
+    f = fit(Z49, Y49)  # learned on the training images only
+    XTR_, XTE_ = f(Z49), f(ZT49)
+    gamma = 1.0 / (XTR_.shape[0] * XTR_.var(axis=1).mean())  # the kernel's width follows the scale
+    lin = train_svm_linear(XTR_, Y49, 1.0, 1.0)
+    rbf = train_svm_kernel(XTR_, Y49, 1.0, rbf_kernel(gamma), 1.0)
+    rows.append([name, min_dcf(lin.scores(XTE_), YT49, 0.5), min_dcf(rbf.scores(XTE_), YT49, 0.5),
+                 gamma])
+lec.table("svm_preprocessing", "minDCF (pi = 0.5) on the 4 vs 9 test set after each "
+          "pre-processing (learned on the training images)",
+          ["pre-processing", "linear SVM", "RBF SVM", "gamma = 1 / (D mean variance)"], rows)
 
 # -- MNIST, 10 classes ---------------------------------------------------------------------------
 N_MC = 1000 if lec.quick else 5000
