@@ -805,3 +805,23 @@ def test_class_histograms_are_unchanged_by_centring_grid_data():
     assert any(not np.array_equal(np.histogram(D[i, L == k], np.histogram_bin_edges(D[i], 10))[0],
                                   np.histogram(X[i, L == k], np.histogram_bin_edges(X[i], 10))[0])
                for i in range(4) for k in range(3))
+
+
+def test_plot_svm_2d_marks_the_three_kinds_of_training_point():
+    from mlpr.plots import plot_svm_2d
+    from mlpr.svm import train_svm_linear
+
+    rng = np.random.default_rng(0)
+    L = np.repeat([0, 1], 30)
+    D = rng.normal(size=(2, 60)) + 1.2 * (2 * L - 1)
+    m = train_svm_linear(D, L, 1.0, K=None)
+    fig = plot_svm_2d(D, L, m.scores, alpha=m.alpha, C=1.0)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    on = int(np.sum((m.alpha > 1e-6) & (m.alpha < 1 - 1e-6)))
+    bound = int(np.sum(m.alpha >= 1 - 1e-6))
+    assert f"0 < alpha < C: on the margin ({on})" in labels
+    assert f"alpha = C: inside the margin or misclassified ({bound})" in labels
+    assert on > 0 and bound > 0
+    plt.close(fig)
+    with pytest.raises(ValueError, match="alpha must have one entry per sample \\(60\\)"):
+        plot_svm_2d(D, L, m.scores, alpha=m.alpha[:10], C=1.0)
