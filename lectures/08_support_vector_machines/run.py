@@ -226,13 +226,16 @@ SETTINGS = {  # name: (kernel, preprocessing); the slides' EER % for each C in r
     "RBF gamma = 0.2 (unit norm)": (rbf_kernel(0.2), unit),
     "RBF gamma = 1 (unit norm)": (rbf_kernel(1.0), unit),
     "RBF gamma = 2 (unit norm)": (rbf_kernel(2.0), unit),
+    # no slide: the polynomial kernel on the RBF rows' subsample, for a like-for-like comparison
+    "poly d = 2 (RBF's subsample)": (poly_kernel(2, 1.0), None),
 }
 # Trained on every training image of the pair: the rows that reproduce the slides (as libsvm,
 # run on all images outside this project, showed). The RBF rows on a seeded subsample of N_SUB
 # images per pair (no protocol found that reproduces them; their order is enforced). See README.
 ALL_IMAGES = {"linear": CS, "poly d = 2": CS, "poly d = 3": CS}
 if lec.quick:
-    SETTINGS = {k: SETTINGS[k] for k in ("linear", "poly d = 2", "RBF gamma = 2 (unit norm)")}
+    SETTINGS = {k: SETTINGS[k] for k in ("linear", "poly d = 2", "RBF gamma = 2 (unit norm)",
+                                         "poly d = 2 (RBF's subsample)")}
     CS, ALL_IMAGES = (1.0,), {"linear": (1.0,), "poly d = 2": (1.0,)}
 SUBSAMPLE = {name: tuple(C for C in CS if C not in ALL_IMAGES.get(name, ())) for name in SETTINGS}
 
@@ -290,8 +293,9 @@ for name in SETTINGS:
     rows.append([name] + [float(v) for v in avg])
     for c, C in enumerate(CS):
         on_all = C in ALL_IMAGES.get(name, ())
+        key = f"mnist_pairwise_eer/{name}/{C:g}"
         lec.check(f"{name:28s} C = {C:<4g} mean EER % ({'all images' if on_all else N_SUB})",
-                  avg[c], fmt="{:.2f}", ref=f"mnist_pairwise_eer/{name}/{C:g}")
+                  avg[c], fmt="{:.2f}", ref=key if key in lec.references else None)
 lec.table("mnist_pairwise_eer", "Average pairwise test EER % (measured)",
           ["kernel"] + [f"C = {C:g}" for C in CS], rows)
 n_models = sum(len(Cs) for Cs in ALL_IMAGES.values()) + sum(map(len, SUBSAMPLE.values()))
@@ -302,11 +306,20 @@ g = [E[f"RBF gamma = {x} (unit norm)"][CS.index(1.0)].mean() for x in ("0.2", "1
 if g is not None:
     lec.claim(f"RBF, C = 1: gamma = 2 best, then 1, then 0.2, as the slides order them "
               f"({g[2]:.2f} < {g[1]:.2f} < {g[0]:.2f})", g[2] < g[1] < g[0], source=SLIDES)
+c1 = CS.index(1.0)
+rbf2, poly_all = E["RBF gamma = 2 (unit norm)"][c1].mean(), E["poly d = 2"][c1].mean()
+poly_sub = E["poly d = 2 (RBF's subsample)"][c1].mean()
+print(f"The notes call the RBF kernel the best performer on MNIST; this table does not show it "
+      f"(C = 1: poly d = 2 {poly_all:.2f}% on every image, RBF gamma = 2 {rbf2:.2f}% on "
+      f"{N_SUB}): the RBF rows see {N_SUB} training images per pair, the polynomial rows all of "
+      f"them. On the same {N_SUB} images the polynomial kernel gives {poly_sub:.2f}%.")
+lec.check("C = 1: mean EER % of RBF gamma = 2 and of poly d = 2 on the same subsample",
+          [rbf2, poly_sub], fmt="{:.2f}")
 
 # -- one binary task in depth: 4 (1) vs 9 (0) ----------------------------------------------------
 N_SEL = 500 if lec.quick else 2000  # training images of the pair (a seeded subsample)
 X49, Y49, XT49, YT49 = pair(4, 9, N_SEL)
-pca49 = fit_pca(X49, 50)
+pca49 = fit_pca(DTR, 50)  # learned on every training image (labels unused)
 Z49, ZT49 = pca49.transform(X49), pca49.transform(XT49)  # uncentred projections, as the notes
 APPS = (0.1, 0.9)
 K_FOLDS = 5
