@@ -6,19 +6,21 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 DEV_STAMP   := $(VENV)/.installed-dev
+REPORT_STAMP := $(VENV)/.installed-report
 # lectures/ on the venv's path (a .pth file), so that the scripts import their shared helper as
 # `from _lecture import Lecture`, without sys.path edits, whoever runs them with .venv/bin/python
 LECTURES_STAMP := $(VENV)/.installed-lectures
 LECTURES := $(sort $(wildcard lectures/[0-9][0-9]_*/run.py))
 
-.PHONY: lectures lecture check test bench lint clean
+.PHONY: lectures lecture check test bench lint clean report report-screenshot
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+# the test extra and the report extra (tests/test_report.py builds a report)
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,report]'
 	touch $@
 
 $(LECTURES_STAMP): $(STAMP)
@@ -27,20 +29,32 @@ $(LECTURES_STAMP): $(STAMP)
 	touch $@
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet -e '.[test,report,bench]'
+	touch $@
+
+$(REPORT_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,report]'
 	touch $@
 
 $(DEV_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,dev]'
+	$(PY) -m pip install --quiet -e '.[test,report,dev]'
 	touch $@
 
-# One BLAS thread unless the caller chooses: on a 2-core machine with anything else running,
-# OpenBLAS threads spin on the shared core and the logistic-regression lectures slow down 10x.
+# Every lecture, JOBS at a time (default: one per core), longest first, one BLAS thread each
+# (on a 2-core machine with anything else running, OpenBLAS threads spin on the shared core and
+# the logistic-regression lectures slow down 10x); each lecture's output in figures/logs/.
+# make lectures [ARGS=--quick] [FORMAT=png,pdf,svg] [JOBS=N]; fails when any lecture fails.
 lectures: $(LECTURES_STAMP)
-	@set -e; for s in $(LECTURES); do \
-		echo "=== $$s"; \
-		OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} MPLBACKEND=Agg $(PY) $$s; \
-	done
+	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} MPLBACKEND=Agg $(PY) lectures/_run_all.py \
+		$(if $(JOBS),--jobs $(JOBS)) $(if $(FORMAT),--format $(FORMAT)) -- $(ARGS)
+
+# figures/index.html and a page per lecture, from the results of the lectures that have run
+report: $(REPORT_STAMP)
+	$(PY) -m report.build
+
+# docs/report_index.png, the README's picture of the report (needs Chromium: see .ci/run)
+report-screenshot: report
+	$(PY) -m report.screenshot figures/index.html docs/report_index.png
 
 # One lecture: make lecture L=05_generative_models [ARGS="--quick --show"] [OUT=DIR]
 # [STUDENT=path/to/my_labs.py] (L may be the folder's number alone, e.g. L=05; STUDENT runs the
@@ -51,7 +65,8 @@ lecture: $(LECTURES_STAMP)
 		echo "usage: make lecture L=NN_topic [ARGS=\"--quick --show\"] [OUT=DIR] [STUDENT=PATH]; L is one of:"; \
 		for s in $(LECTURES); do echo "  $$(basename $$(dirname $$s))"; done; exit 2; fi
 	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(PY) $(firstword $(LECTURE_SCRIPT)) \
-		$(ARGS) $(if $(OUT),--out $(OUT)) $(if $(STUDENT),--student $(STUDENT))
+		$(ARGS) $(if $(OUT),--out $(OUT)) $(if $(STUDENT),--student $(STUDENT)) \
+		$(if $(FORMAT),--format $(FORMAT))
 
 # Student mode: grade your own lab solutions with hints, make check STUDENT=path/to/my_labs.py
 # [ARGS="--lab 5 --map compute_mu_C=my_mean_cov"] (a .py file or a folder of modules).
@@ -71,7 +86,7 @@ bench: $(BENCH_STAMP)
 	$(PY) benchmarks/bench_gmm.py
 
 lint: $(DEV_STAMP)
-	$(PY) -m ruff check mlpr tests lectures benchmarks datasets
+	$(PY) -m ruff check mlpr tests lectures benchmarks datasets report
 
 clean:
 	rm -rf $(VENV) figures .pytest_cache build *.egg-info mlpr.egg-info datasets/mnist/.cache

@@ -1,0 +1,132 @@
+"""Run every lecture (``make lectures``), several at a time when the machine has the cores.
+
+``.venv/bin/python lectures/_run_all.py [--jobs N] [--format png,pdf] [--figures DIR]
+[--only NN ...] [-- lecture arguments, e.g. --quick]``
+
+Each lecture runs in its own process with one BLAS thread, ``--jobs`` of them at once (default:
+the number of cores this process may use), longest first according to the previous run of the
+same mode, so that the long lectures do not end the run alone. A lecture's output goes to its
+log file, ``DIR/logs/NN_topic.log`` (``DIR`` is ``figures/`` unless ``--figures``), so that two
+lectures never interleave their lines; the console gets one line when a lecture starts (with the
+ETA from its previous run), one when it ends (its time, its log), and the tail of the log of a
+lecture that failed. The exit status is 1 when any lecture failed, after all have run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def lectures(only=()) -> list[str]:
+    """The lecture folders (``NN_topic``) that have a ``run.py``, optionally only some."""
+    names = sorted(p.parent.name for p in (REPO / "lectures").glob("[0-9][0-9]_*/run.py"))
+    if only:
+        keep = [n for n in names if any(n == o or n.split("_")[0] == o for o in only)]
+        missing = [o for o in only if not any(n == o or n.split("_")[0] == o for n in names)]
+        if missing:
+            raise SystemExit(f"--only: no lecture {', '.join(missing)}; the lectures are "
+                             f"{', '.join(names)}")
+        return keep
+    return names
+
+
+def previous_seconds(results: Path, mode: str) -> float | None:
+    """The duration of the previous run of this mode, from its results.json, if any."""
+    try:
+        last = json.loads(results.read_text())
+        return float(last["seconds"]) if last.get("mode") == mode else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _clock(t: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(t))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    parser.add_argument("--jobs", "-j", type=int, default=None,
+                        help=f"lectures run at once (default: the cores available, {cpus})")
+    parser.add_argument("--format", default=None, help="passed to each lecture (png,pdf,svg)")
+    parser.add_argument("--figures", type=Path, default=REPO / "figures",
+                        help="results root: each lecture writes DIR/NN_topic (default figures/)")
+    parser.add_argument("--only", nargs="+", default=(), metavar="NN",
+                        help="run only these lectures (folder names or their numbers)")
+    parser.add_argument("lecture_args", nargs="*",
+                        help="after --: arguments for every lecture, e.g. --quick")
+    args = parser.parse_args(argv)
+    jobs = max(1, args.jobs or cpus or 1)
+    mode = "quick" if "--quick" in args.lecture_args else "full"
+    names = lectures(args.only)
+    logs = args.figures / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    eta = {n: previous_seconds(args.figures / n / "results.json", mode) for n in names}
+    # longest first (unknown durations first too: they may be long), then in folder order
+    queue = sorted(names, key=lambda n: -(eta[n] if eta[n] is not None else float("inf")))
+    known = [s for s in eta.values() if s is not None]
+    print(f"make lectures: {len(names)} lectures in {mode} mode, {jobs} at a time, one BLAS "
+          f"thread each; logs in {logs}"
+          + (f"; previous {mode} runs took {sum(known) / 60:.1f} min in total"
+             if known else ""), flush=True)
+    env = dict(os.environ, MPLBACKEND="Agg")
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(var, "1")
+    running: dict[str, tuple[subprocess.Popen, float, object]] = {}
+    failed: list[str] = []
+    done = 0
+    t0 = time.time()
+    while queue or running:
+        while queue and len(running) < jobs:
+            name = queue.pop(0)
+            cmd = [sys.executable, str(REPO / "lectures" / name / "run.py"), *args.lecture_args,
+                   "--out", str(args.figures / name)]
+            if args.format:
+                cmd += ["--format", args.format]
+            log = open(logs / f"{name}.log", "w")  # closed when the lecture ends
+            start = time.time()
+            running[name] = (subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                              env=env, cwd=REPO), start, log)
+            hint = (f"previous {mode} run {eta[name]:.0f} s, ETA {_clock(start + eta[name])}"
+                    if eta[name] is not None else f"no previous {mode} run to time it by")
+            print(f"[{_clock(start)}] start {name} ({hint})", flush=True)
+        time.sleep(0.2)
+        for name, (proc, start, log) in list(running.items()):
+            if proc.poll() is None:
+                continue
+            log.close()
+            del running[name]
+            done += 1
+            took = time.time() - start
+            status = "ok" if proc.returncode == 0 else f"FAILED (exit {proc.returncode})"
+            left = [eta[n] for n in queue + list(running)]
+            rest = (f"; all done by about {_clock(time.time() + _makespan(left, jobs, running))}"
+                    if left and all(s is not None for s in left) else "")
+            print(f"[{_clock(time.time())}] {done}/{len(names)} {name} {status} in {took:.0f} s"
+                  f" (log {logs / (name + '.log')}){rest}", flush=True)
+            if proc.returncode != 0:
+                failed.append(name)
+                tail = (logs / f"{name}.log").read_text().splitlines()[-25:]
+                print("\n".join(f"  {name} | {line}" for line in tail), flush=True)
+    print(f"make lectures: {len(names) - len(failed)} of {len(names)} lectures ok in "
+          f"{(time.time() - t0) / 60:.1f} min" + (f"; FAILED: {', '.join(failed)}"
+                                                   if failed else ""), flush=True)
+    return 1 if failed else 0
+
+
+def _makespan(seconds: list[float], jobs: int, running: dict) -> float:
+    """A rough estimate of the time left: the work left spread over the jobs, or the longest
+    lecture left if that is longer."""
+    return max(max(seconds), sum(seconds) / max(1, min(jobs, len(seconds))))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
