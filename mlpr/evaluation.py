@@ -105,6 +105,8 @@ Beyond the notes
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import warnings
 from typing import NamedTuple
 
@@ -153,6 +155,8 @@ __all__ = [
     "min_cllr",
     "pav",
     "kfold_scores",
+    "GridSearch",
+    "kfold_grid_search",
 ]
 
 _LN2 = np.log(2.0)
@@ -1557,6 +1561,97 @@ def kfold_scores(train, D, L, k: int, seed: int | None = None,
             )
         out[..., va] = S  # each sample is scored by the model that did not train on it
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class GridSearch:
+    """A grid of hyper-parameters scored by out-of-fold minDCF (`kfold_grid_search`).
+
+    Attributes
+    ----------
+    params : tuple of dict
+        The settings, in the grid's order (``{"C": 1.0, "gamma": 0.1}``).
+    min_dcf, act_dcf : ndarray, shape (P,)
+        Normalised minDCF and actDCF of each setting's pooled out-of-fold scores at the
+        application ``(prior, Cfn, Cfp)`` (actDCF reads the scores as llrs).
+    prior, Cfn, Cfp : float
+        The application.
+    k : int
+        Number of folds.
+    """
+
+    params: tuple
+    min_dcf: np.ndarray
+    act_dcf: np.ndarray
+    prior: float
+    Cfn: float
+    Cfp: float
+    k: int
+
+    @property
+    def best_index(self) -> int:
+        """The setting of lowest minDCF (the first one on ties)."""
+        return int(np.argmin(self.min_dcf))
+
+    @property
+    def best(self) -> dict:
+        """The chosen hyper-parameters: those of lowest out-of-fold minDCF."""
+        return dict(self.params[self.best_index])
+
+    def rows(self) -> list:
+        """The table: one row per setting, its values then minDCF and actDCF."""
+        return [list(p.values()) + [float(m), float(a)]
+                for p, m, a in zip(self.params, self.min_dcf, self.act_dcf)]
+
+
+def kfold_grid_search(train, grid, D, L, k: int, prior, Cfn=1.0, Cfp=1.0,
+                      seed: int | None = None, method: str = "scores") -> GridSearch:
+    r"""Score every setting of a grid of hyper-parameters by its K-fold minDCF.
+
+    The course's model selection (the notes choose C, gamma, lambda or the number of components
+    "by cross-validation", 8.4-8.5, 9.4): for each setting, the pooled out-of-fold scores of
+    `kfold_scores` (every training sample scored once, by the model of the folds that do not
+    contain it), and their minDCF and actDCF at the application. The chosen setting is then
+    trained on the whole training set and evaluated once on held-out data.
+
+    Parameters
+    ----------
+    train : callable
+        ``train(D, L, **params) -> model`` with ``model.scores(D)`` (N,), e.g.
+        ``lambda D, L, C, gamma: train_svm_kernel(D, L, C, rbf_kernel(gamma), 1.0)``.
+    grid : dict of sequences, or sequence of dicts
+        ``{"C": [0.1, 1, 10], "gamma": [1e-2, 1e-1]}`` (every combination, the last name
+        varying fastest) or an explicit list of settings.
+    D : ndarray, shape (D, N)
+    L : ndarray, shape (N,)
+        Binary labels.
+    k : int
+        Number of folds.
+    prior, Cfn, Cfp : float
+        The application of the minDCF.
+    seed, method
+        As in `kfold_scores`.
+
+    Returns
+    -------
+    GridSearch
+        The table (``rows()``), and ``best``, the setting of lowest minDCF.
+    """
+    if isinstance(grid, dict):
+        names = list(grid)
+        values = [list(grid[n]) if np.ndim(grid[n]) else [grid[n]] for n in names]
+        params = [dict(zip(names, combo)) for combo in itertools.product(*values)]
+    else:
+        params = [dict(p) for p in grid]
+    if not params or not all(isinstance(p, dict) for p in params):
+        raise ValueError("grid must be a dict of sequences or a non-empty sequence of dicts")
+    mins, acts = [], []
+    for p in params:
+        s = kfold_scores(lambda X, Y, p=p: train(X, Y, **p), D, L, k, seed=seed, method=method)
+        mins.append(min_dcf(s, L, prior, Cfn, Cfp))
+        acts.append(act_dcf(s, L, prior, Cfn, Cfp))
+    return GridSearch(params=tuple(params), min_dcf=np.array(mins), act_dcf=np.array(acts),
+                      prior=float(prior), Cfn=float(Cfn), Cfp=float(Cfp), k=int(k))
 
 
 def _train_fold(train, D: np.ndarray, L: np.ndarray, tr: np.ndarray, i: int, k: int,

@@ -1062,3 +1062,38 @@ def test_kfold_scores_llr_method_equals_a_loop_over_fold_models():
     np.testing.assert_allclose(got, S[1] - S[0], rtol=1e-12, atol=1e-12)
     with pytest.raises(ValueError, match="method must be one of"):
         kfold_scores(train_mvg, D, L, 4, method="posterior")
+
+
+def test_kfold_grid_search_equals_a_hand_rolled_kfold_loop():
+    from mlpr.evaluation import kfold_grid_search
+    from mlpr.logreg import train_logreg_binary
+
+    rng = np.random.default_rng(4)
+    L = (rng.random(90) < 0.4).astype(int)
+    D = rng.normal(size=(3, 90)) + 0.8 * L
+
+    def train(X, Y, l, prior):
+        return train_logreg_binary(X, Y, l, prior)
+
+    grid = {"l": [1e-3, 1.0], "prior": [None, 0.3]}
+    search = kfold_grid_search(train, grid, D, L, 5, prior=0.2)
+    assert [p for p in search.params] == [{"l": 1e-3, "prior": None}, {"l": 1e-3, "prior": 0.3},
+                                          {"l": 1.0, "prior": None}, {"l": 1.0, "prior": 0.3}]
+    for j, p in enumerate(search.params):
+        # by hand: fold i validates samples i, i + 5, ... (the course's folds)
+        s = np.empty(90)
+        for i in range(5):
+            va = np.arange(i, 90, 5)
+            tr = np.setdiff1d(np.arange(90), va)
+            s[va] = train(D[:, tr], L[tr], **p).scores(D[:, va])
+        np.testing.assert_allclose(search.min_dcf[j], min_dcf_sweep(s, L, 0.2), rtol=1e-12)
+        t = -np.log(0.2 / 0.8)
+        pfn, pfp = np.mean(s[L == 1] <= t), np.mean(s[L == 0] > t)
+        np.testing.assert_allclose(search.act_dcf[j], (0.2 * pfn + 0.8 * pfp) / 0.2,
+                                   rtol=1e-12)
+    assert search.best == dict(search.params[int(np.argmin(search.min_dcf))])
+    assert search.rows()[0][:2] == [1e-3, None] and len(search.rows()[0]) == 4
+    explicit = kfold_grid_search(train, list(search.params[:2]), D, L, 5, prior=0.2)
+    np.testing.assert_array_equal(explicit.min_dcf, search.min_dcf[:2])
+    with pytest.raises(ValueError, match="grid must be a dict of sequences"):
+        kfold_grid_search(train, [], D, L, 5, prior=0.2)
