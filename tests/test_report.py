@@ -1,0 +1,301 @@
+"""The lectures' report (``make report``), the parallel runner (``make lectures``), the figure
+formats for slides (``--format``), and the report's pages in a real headless Chromium.
+
+Two fast lectures run once in quick mode through the runner into a temporary folder (with
+PDF and SVG too), beside one synthetic results.json that holds every kind of check status; the
+report is built from them and its pages are opened in the system's Chromium. Without a Chromium
+the browser tests are skipped, except in CI (``CI=true``), where they fail.
+"""
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import numpy as np
+import pytest
+from markupsafe import escape
+
+from report.browser import CANDIDATES, Chromium, find_chromium
+from report.build import STATUS, check_status
+
+REPO = Path(__file__).resolve().parents[1]
+FAST = ["02_iris_exploration", "04_density_estimation"]
+LECTURES = sorted(p.parent.name for p in (REPO / "lectures").glob("[0-9][0-9]_*/run.py"))
+SYNTHETIC = "05_generative_models"  # not run: its results.json is made up below
+README = (REPO / "README.md").read_text()
+
+
+def _run(args, **kw):
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", MPLBACKEND="Agg")
+    return subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, cwd=REPO,
+                          **kw)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """The fast lectures' quick runs (PNG, PDF, SVG) through the runner, two at a time."""
+    root = tmp_path_factory.mktemp("report") / "figures"
+    (root / FAST[0]).mkdir(parents=True)
+    # a previous quick run, for the ETA
+    (root / FAST[0] / "results.json").write_text(json.dumps({"mode": "quick", "seconds": 5.0}))
+    proc = _run([sys.executable, "lectures/_run_all.py", "--jobs", "2", "--figures", str(root),
+                 "--format", "png,pdf,svg", "--only", *FAST, "--", "--quick"])
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return root, proc.stdout
+
+
+def _synthetic_results() -> dict:
+    return {
+        "lecture": SYNTHETIC, "mode": "full", "mnist": "60,000 train, 10,000 test",
+        "seconds": 42.5, "date": "2025-01-02T03:04:05+00:00", "commit": "abc1234",
+        "machine": {"platform": "Linux-test", "machine": "x86_64", "cpus": 2,
+                    "python": "3.11.0", "numpy": "2.0"},
+        "checks": [
+            {"what": "held one", "measured": 4.0, "reference": 4.0, "source": "course lab 5",
+             "tol": 0, "abs_diff": 0.0, "ok": True},
+            {"what": "missed one", "measured": 9.0, "reference": 4.0, "source": "course slides",
+             "tol": 0.1, "abs_diff": 5.0, "ok": False},
+            {"what": "gap one", "measured": [[1.0, 2.0], [3.0, 4.0]],
+             "reference": [[1.0, 2.0], [3.0, 5.0]], "source": "course slides", "tol": 0,
+             "abs_diff": 1.0, "ok": False},
+            {"what": "reported one", "measured": 0.123456789},
+            {"what": "claim one", "claim": True, "holds": True, "source": "invariant",
+             "ok": True},
+        ],
+        "known_gaps": [{"what": "gap one", "why": "the slides used another split"}],
+        "failures": ["missed one"],
+        "tables": {"wide": {"title": "A table wider than the page",
+                            "header": ["model"] + [f"column number {i}" for i in range(30)],
+                            "rows": [["MVG"] + [0.1 * i for i in range(30)]]}},
+        "figures": [], "figure_titles": {},
+    }
+
+
+@pytest.fixture(scope="module")
+def report(runs):
+    root, _ = runs
+    (root / SYNTHETIC).mkdir(exist_ok=True)
+    (root / SYNTHETIC / "results.json").write_text(json.dumps(_synthetic_results()))
+    proc = _run([sys.executable, "-m", "report.build", "--figures", str(root)])
+    assert proc.returncode == 0, proc.stderr
+    return root
+
+
+# -- the runner (make lectures) -------------------------------------------------------------------
+def test_runner_runs_lectures_in_parallel_with_logs_and_etas(runs):
+    root, out = runs
+    assert "2 lectures in quick mode, 2 at a time, one BLAS thread each" in out
+    for name in FAST:
+        log = (root / "logs" / f"{name}.log").read_text()
+        assert log.startswith(f"# {name} (quick mode"), log[:200]
+        assert re.search(rf"\d+/2 {name} ok in \d+ s \(log ", out), out
+        results = json.loads((root / name / "results.json").read_text())
+        assert results["mode"] == "quick"
+    # the ETA from the previous run's seconds, on the console and in the lecture's own log
+    assert re.search(rf"start {FAST[0]} \(previous quick run 5 s, ETA \d\d:\d\d:\d\d\)", out)
+    assert re.search(rf"\[{FAST[0]}\] quick mode started at \d\d:\d\d:\d\d; the previous quick "
+                     r"run took 5 s: ETA \d\d:\d\d:\d\d",
+                     (root / "logs" / f"{FAST[0]}.log").read_text())
+    assert "no previous quick run" in out  # the other has none
+    assert "2 of 2 lectures ok" in out
+
+
+def test_runner_fails_when_a_lecture_fails(tmp_path):
+    proc = _run([sys.executable, "lectures/_run_all.py", "--figures", str(tmp_path), "--only",
+                 "02", "--", "--no-such-option"])
+    assert proc.returncode == 1
+    assert "02_iris_exploration FAILED (exit 2)" in proc.stdout
+    assert "02_iris_exploration | " in proc.stdout  # the tail of its log
+    assert "FAILED: 02_iris_exploration" in proc.stdout
+
+
+def test_runner_rejects_unknown_lecture(tmp_path):
+    proc = _run([sys.executable, "lectures/_run_all.py", "--figures", str(tmp_path), "--only",
+                 "99"])
+    assert proc.returncode != 0 and "no lecture 99" in proc.stderr
+
+
+def test_make_passes_jobs_format_and_args():
+    proc = _run(["make", "-n", "lectures", "JOBS=2", "FORMAT=pdf,png", "ARGS=--quick"])
+    assert "lectures/_run_all.py --jobs 2 --format pdf,png -- --quick" in " ".join(
+        proc.stdout.replace("\\\n", " ").split()), proc.stdout
+    proc = _run(["make", "-n", "report"])
+    assert "-m report.build" in proc.stdout
+    proc = _run(["make", "-n", "report-screenshot"])
+    assert "-m report.screenshot figures/index.html docs/report_index.png" in proc.stdout
+
+
+# -- results.json: provenance and the other formats ---------------------------------------------
+def test_results_record_date_commit_machine(runs):
+    root, _ = runs
+    r = json.loads((root / FAST[1] / "results.json").read_text())
+    assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", r["date"])
+    head = _run(["git", "rev-parse", "--short", "HEAD"]).stdout.strip()
+    assert r["commit"] == (head or None)
+    assert r["machine"]["cpus"] >= 1 and r["machine"]["platform"] and r["machine"]["python"]
+
+
+def test_vector_formats_beside_the_png_with_fonts_embedded(runs):
+    root, _ = runs
+    r = json.loads((root / FAST[1] / "results.json").read_text())
+    assert r["figures"] and all(f.endswith(".png") for f in r["figures"])
+    assert set(r["figure_other_formats"]) == set(r["figures"])
+    for png in r["figures"]:
+        stem = png[:-4]
+        assert r["figure_other_formats"][png] == [f"{stem}.pdf", f"{stem}.svg"]
+        pdf = (root / FAST[1] / f"{stem}.pdf").read_bytes()
+        assert b"/FontFile2" in pdf and b"/Type3" not in pdf  # TrueType fonts, embedded
+        svg = (root / FAST[1] / f"{stem}.svg").read_text()
+        assert "<text" not in svg and "<path" in svg  # text drawn as paths
+
+
+def test_format_rejects_an_unknown_format(tmp_path):
+    proc = _run([sys.executable, f"lectures/{FAST[0]}/run.py", "--out", str(tmp_path),
+                 "--format", "png,bmp"])
+    assert proc.returncode == 2 and "bmp not supported; choose among png, pdf, svg" in proc.stderr
+
+
+@pytest.mark.parametrize("argv, written", [([], [".png"]),
+                                           (["--format", "svg,png"], [".png", ".svg"]),
+                                           (["--format", "pdf"], [".pdf", ".png"])])
+def test_format_default_png_and_png_always(tmp_path, argv, written):
+    import matplotlib.pyplot as plt
+    from _lecture import Lecture
+
+    lec = Lecture("99_format_test", "test", argv=["--out", str(tmp_path), *argv])
+    fig = plt.figure()
+    fig.add_subplot().set_title("a title")
+    lec.figure(fig, "f.png")
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == written
+    assert lec.results["figures"] == ["f.png"]
+    others = [f"f{suffix}" for suffix in written if suffix != ".png"]
+    assert lec.results.get("figure_other_formats", {}).get("f.png", []) == others
+
+
+# -- the report's content -------------------------------------------------------------------------
+def test_check_status_classifies_every_kind():
+    r = _synthetic_results()
+    got = [check_status(c, r, {}) for c in r["checks"]]
+    assert got == ["held", "missed", "gap", "reported", "held"]
+    quick = dict(r, mode="quick", failures=[], known_gaps=[])
+    assert check_status(r["checks"][1], quick, {}) == "differs"
+    # a quick-mode miss of a reference whose references.json entry documents a gap
+    c = dict(r["checks"][1], ref="k")
+    assert check_status(c, quick, {"k": {"known_gap": "why"}}) == "gap"
+    assert check_status({"what": "x", "student_skipped": ["y"]}, r, {}) == "skipped"
+
+
+def test_index_has_a_row_per_lecture_and_links_the_pages(report):
+    index = (report / "index.html").read_text()
+    for name in LECTURES:
+        number = name.split("_")[0]
+        assert f'id="lecture-{number}"' in index
+        if name in FAST + [SYNTHETIC]:
+            assert f'href="{name}/index.html"' in index
+            assert (report / name / "index.html").exists()
+        else:
+            assert f"not run yet: <code>make lecture L={name}</code>" in index
+    row = index.split(f'id="lecture-{SYNTHETIC[:2]}"')[1].split("</tr>")[0]
+    for text in ("2 held", "1 missed", "1 gaps", "full", "60,000 train, 10,000 test",
+                 "42.5 s", "2025-01-02 03:04", "abc1234", "x86_64, 2 CPUs, Python 3.11.0",
+                 "failed"):
+        assert text in row, text
+    row = index.split(f'id="lecture-{FAST[1][:2]}"')[1].split("</tr>")[0]
+    assert "quick" in row and ">ok<" in row
+
+
+def test_lecture_page_shows_checks_tables_figures_gaps_and_readme(report):
+    page = (report / SYNTHETIC / "index.html").read_text()
+    for status in ("held", "missed", "gap", "reported"):
+        assert f'<span class="status {status}">{STATUS[status]}</span>' in page
+    assert '<tr class="st-missed">' in page
+    assert "[1, 2]\n[3, 4]" in page  # a matrix, one row a line
+    assert "the slides used another split" in page and "course slides" in page
+    assert "A table wider than the page" in page and "column number 29" in page
+    readme = (REPO / "lectures" / SYNTHETIC / "README.md").read_text().splitlines()
+    assert readme[0][2:] in page  # the README's title is the page's
+    assert "<h2>" in page.split('id="readme"')[1] and "<table>" not in page.split(
+        'id="readme"')[1].replace('<div class="scroll"><table>', "")  # tables in scroll boxes
+    # the references of references.json that the run did not check are listed
+    assert "references of <code>references.json</code> not checked in this run" in page
+
+    page = (report / FAST[1] / "index.html").read_text()
+    r = json.loads((report / FAST[1] / "results.json").read_text())
+    for fig in r["figures"]:
+        assert f'<img src="{fig}"' in page
+        for title in r["figure_titles"][fig]:
+            assert str(escape(title)) in page
+        for other in r["figure_other_formats"][fig]:
+            assert f'<a href="{other}">{other.rsplit(".", 1)[1].upper()}</a>' in page
+    for c in r["checks"]:
+        assert str(escape(c["what"])) in page
+    for t in r["tables"].values():
+        assert t["title"] in page
+    assert f'<a href="../logs/{FAST[1]}.log">' in page
+
+
+# -- in the browser ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def browser():
+    if find_chromium() is None:
+        msg = (f"no Chromium to render the report in (looked for $MLPR_CHROMIUM and "
+               f"{', '.join(CANDIDATES)}); apt-get install chromium-headless-shell")
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg + " (CI must run the browser tests: .ci/run installs it)")
+        pytest.skip(msg)
+    with Chromium() as b:
+        yield b
+
+
+def _ids(path: Path) -> set[str]:
+    return set(re.findall(r'\bid="([^"]+)"', path.read_text(errors="replace")))
+
+
+def _not_blank(png: bytes) -> bool:
+    from PIL import Image
+
+    img = np.asarray(Image.open(io.BytesIO(png)).convert("L"), dtype=float)
+    return img.std() > 10 and (img < 200).mean() > 0.01
+
+
+@pytest.mark.parametrize("page", ["index.html", f"{FAST[0]}/index.html",
+                                  f"{FAST[1]}/index.html", f"{SYNTHETIC}/index.html"])
+def test_page_in_chromium(report, browser, page):
+    """Every image loads, every internal link resolves, no console error, not blank, and no
+    horizontal scroll on a 1280-pixel laptop or a 1920-pixel projector."""
+    for width in (1280, 1920):
+        shown = browser.load(report / page, width=width, height=900)
+        assert shown.errors == [], shown.errors
+        assert shown.text_length > 200 and shown.title
+        for img in shown.images:
+            assert img["complete"] and img["width"] > 0, img
+        assert shown.scroll_width <= shown.inner_width == width, (
+            f"{page} scrolls sideways at {width} px ({shown.scroll_width} px wide)")
+        assert _not_blank(shown.screenshot)
+    if page != "index.html":
+        results = json.loads((report / page).with_name("results.json").read_text())
+        assert len(shown.images) == len(results["figures"])
+    internal = 0
+    for href in shown.links:
+        url = urlparse(href)
+        if url.scheme in ("http", "https", "mailto"):
+            continue
+        assert url.scheme == "file", href
+        target = Path(unquote(url.path))
+        assert target.exists(), f"{page}: broken link {href}"
+        if url.fragment:
+            assert url.fragment in _ids(target), f"{page}: no #{url.fragment} in {target}"
+        internal += 1
+    assert internal > 0
+
+
+def test_readme_shows_the_report():
+    head = "\n".join(README.splitlines()[:30])
+    assert "make report" in head and "docs/report_index.png" in head
+    png = REPO / "docs" / "report_index.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size < 150_000
