@@ -114,6 +114,20 @@ def test_runner_fails_when_a_lecture_fails(tmp_path):
     assert "FAILED: 02_iris_exploration" in proc.stdout
 
 
+def test_runner_one_per_core_longest_first(tmp_path):
+    for name, seconds in (("02_iris_exploration", 5.0), ("04_density_estimation", 50.0)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "results.json").write_text(json.dumps({"mode": "full",
+                                                                  "seconds": seconds}))
+    proc = _run([sys.executable, "lectures/_run_all.py", "--figures", str(tmp_path), "--only",
+                 "02", "04", "--", "--help"])  # --help: each lecture exits at once
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"2 lectures in full mode, {len(os.sched_getaffinity(0))} at a time" in proc.stdout
+    starts = re.findall(r"start (\d\d)_", proc.stdout)
+    assert starts == ["04", "02"]
+    assert "previous full run 50 s, ETA" in proc.stdout
+
+
 def test_runner_rejects_unknown_lecture(tmp_path):
     proc = _run([sys.executable, "lectures/_run_all.py", "--figures", str(tmp_path), "--only",
                  "99"])
@@ -239,7 +253,7 @@ def test_lecture_page_shows_checks_tables_figures_gaps_and_readme(report):
     assert f'<a href="../logs/{FAST[1]}.log">' in page
 
 
-# -- in the browser ---------------------------------------------------------------------------------
+# -- in the browser ----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def browser():
     if find_chromium() is None:
@@ -292,6 +306,42 @@ def test_page_in_chromium(report, browser, page):
             assert url.fragment in _ids(target), f"{page}: no #{url.fragment} in {target}"
         internal += 1
     assert internal > 0
+
+
+def test_pages_are_static_and_offline(report):
+    pages = [report / "index.html"] + [report / n / "index.html" for n in FAST + [SYNTHETIC]]
+    for page in pages:
+        text = page.read_text()
+        assert "<script" not in text.lower()
+        # every resource (stylesheet, image) is a local file
+        for url in re.findall(r'<(?:link|img)\b[^>]*\b(?:href|src)="([^"]+)"', text):
+            assert not re.match(r"^[a-z]+:", url), (page, url)
+            assert (page.parent / url).exists(), (page, url)
+
+
+def test_chromium_starts(browser, tmp_path):
+    (tmp_path / "p.html").write_text("<!DOCTYPE html><title>t</title><p>" + "x " * 200)
+    shown = browser.load(tmp_path / "p.html", width=400, height=300)
+    assert shown.title == "t" and shown.errors == [] and shown.text_length > 200
+
+
+def test_browser_tests_skip_without_chromium_and_fail_in_ci():
+    test = "tests/test_report.py::test_chromium_starts"
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["MLPR_CHROMIUM"] = "/nonexistent/chromium"
+    args = [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", test]
+    skipped = subprocess.run(args, capture_output=True, text=True, env=env, cwd=REPO,
+                             timeout=300)
+    assert skipped.returncode == 0 and "1 skipped" in skipped.stdout, skipped.stdout
+    assert "no Chromium to render the report in" in skipped.stdout
+    failed = subprocess.run(args, capture_output=True, text=True, env=dict(env, CI="true"),
+                            cwd=REPO, timeout=300)
+    assert failed.returncode == 1 and "CI must run the browser tests" in failed.stdout
+
+
+def test_ci_installs_chromium():
+    ci = (REPO / ".ci" / "run").read_text()
+    assert "apt-get install -y -q chromium-headless-shell" in ci and "make test" in ci
 
 
 def test_readme_shows_the_report():
