@@ -82,6 +82,18 @@ def fmt_cell(c) -> str:
     return fmt_value(c)
 
 
+def png_size(path: Path) -> tuple[int, int] | None:
+    """A PNG's width and height in pixels, from its header (None if not a PNG)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(24)
+    except OSError:
+        return None
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
 def _git_commit() -> str | None:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, text=True,
@@ -122,6 +134,8 @@ def readme_html(readme: Path, page_dir: Path, pages: dict[str, Path]) -> tuple[s
     body = re.sub(r'\b(href|src)="([^"]*)"', rewrite, body)
     body = body.replace("<table>", '<div class="scroll"><table>').replace("</table>",
                                                                           "</table></div>")
+    # the README's headings sit one level below the page's own sections
+    body = re.sub(r"<(/?)h([1-5])\b", lambda m: f"<{m.group(1)}h{int(m.group(2)) + 1}", body)
     return title, body
 
 
@@ -163,8 +177,14 @@ def lecture_info(name: str, figures: Path, pages: dict[str, Path]) -> dict:
     figs = []
     for f in r.get("figures", []):
         vectors = [v for v in others.get(f, []) if (out / v).exists()]
-        figs.append({"file": f, "exists": (out / f).exists(),
-                     "titles": r.get("figure_titles", {}).get(f, []),
+        titles = r.get("figure_titles", {}).get(f, [])
+        size = png_size(out / f)
+        figs.append({"file": f, "exists": (out / f).exists(), "titles": titles,
+                     "caption": titles[0] if titles else f,
+                     "panels": list(dict.fromkeys(t for t in titles[1:] if t != titles[0])),
+                     "size": size,
+                     # many panels side by side: the whole width of the page, not one column
+                     "wide": bool(size and (size[0] >= 1100 or size[0] > 1.7 * size[1] > 500)),
                      "anchor": "fig-" + re.sub(r"[^a-zA-Z0-9_-]", "-", Path(f).stem),
                      "vectors": vectors})
     tables = [{"key": k, "anchor": "table-" + re.sub(r"[^a-zA-Z0-9_-]", "-", k),
