@@ -380,12 +380,15 @@ def plot_gaussian_contours_2d(D, L, logpdf, *, class_names=None, xlabel, ylabel,
 
 
 def plot_decision_regions(D, L, predict, *, class_names=None, xlabel="x1", ylabel="x2",
-                          title="", ax=None, resolution=300):
+                          title="", ax=None, resolution=300, legend=True):
     """Scatter of 2-D data ``D`` (2, N) over the regions a classifier assigns to each class.
 
     Parameters
     ----------
     predict : callable ``predict(X) -> (M,)`` integer labels for the columns of X (2, M).
+    legend : bool
+        The class legend, in one row below the x label; False for all but one panel of a row of
+        panels with the same classes (their legends would overlap).
     """
     D, L, K = _labelled(D, L, min_rows=2)
     _check_callable(predict, "predict", "predict(X) -> (M,) integer labels")
@@ -408,11 +411,15 @@ def plot_decision_regions(D, L, predict, *, class_names=None, xlabel="x1", ylabe
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    # below the x label in one row: the regions fill the whole plot, any corner would hide points
-    below = matplotlib.transforms.offset_copy(ax.transAxes, fig=fig, y=-40, units="points")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, ncol=K,
-              borderaxespad=0.0)
+    if legend:  # below the x label in one row: the regions fill the plot, a corner hides points
+        _legend_below(ax, fig, ncol=K)
     return fig
+
+
+def _legend_below(ax, fig, ncol: int, fontsize=None) -> None:
+    below = matplotlib.transforms.offset_copy(ax.transAxes, fig=fig, y=-40, units="points")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, ncol=ncol,
+              borderaxespad=0.0, fontsize=fontsize)
 
 
 def plot_curves(x, ys: dict, *, xlabel, ylabel, title="", logx=False, marker="o", ax=None,
@@ -777,7 +784,8 @@ def plot_svm_2d(D, L, scores, *, support=None, alpha=None, C=None, class_names=N
 
 
 def plot_one_vs_rest_regions(D, L, claims, *, class_names=None, xlabel="x1", ylabel="x2",
-                             title="", ax=None, resolution=250):
+                             title="", ax=None, resolution=250,
+                             region_labels=("no class claims x", "several classes claim x")):
     """The regions of one versus the rest taken literally: where exactly one binary classifier
     claims x (coloured by that class), where none does and where several do (the ambiguous
     regions of the linear-methods notes, grey).
@@ -787,6 +795,10 @@ def plot_one_vs_rest_regions(D, L, claims, *, class_names=None, xlabel="x1", yla
     claims : callable
         ``claims(X) -> (K, M)`` booleans for X of shape (2, M), e.g.
         `mlpr.multiclass.OneVsRest.claims`.
+    region_labels : (str or None, str or None)
+        The legend's names of the white (no class) and grey (several classes) regions; None
+        leaves one out (e.g. ``(None, "the votes tie")`` for the classes with most votes of one
+        versus one, which always name at least one class).
     """
     D, L, K = _labelled(D, L, min_rows=2)
     _check_callable(claims, "claims", "claims(X) -> (K, M) booleans for X of shape (2, M)")
@@ -805,12 +817,15 @@ def plot_one_vs_rest_regions(D, L, claims, *, class_names=None, xlabel="x1", yla
                 alpha=0.25)
     for k in range(K):
         ax.scatter(D[0, L == k], D[1, L == k], s=10, alpha=0.8, color=colors[k], label=cnames[k])
-    ax.fill([], [], color="#ffffff", ec="gray", label="no class claims x")
-    ax.fill([], [], color="#555555", alpha=0.25, label="several classes claim x")
+    none_label, several_label = region_labels
+    if none_label:
+        ax.fill([], [], color="#ffffff", ec="gray", label=none_label)
+    if several_label:
+        ax.fill([], [], color="#555555", alpha=0.25, label=several_label)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend(loc="best", fontsize=8)
+    _legend_below(ax, fig, ncol=min(K, 3), fontsize=8)  # below the axes: no point hidden
     return fig
 
 

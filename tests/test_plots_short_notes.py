@@ -95,3 +95,26 @@ def test_errors():
     with pytest.raises(TypeError, match="ax must be a matplotlib Axes"):
         plot_projection_histograms(D[0], L, ax="left")
     plt.close("all")
+
+
+def test_one_vs_rest_regions_name_their_regions_and_keep_legends_below():
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from mlpr.plots import plot_decision_regions, plot_one_vs_rest_regions
+
+    rng = np.random.default_rng(0)
+    L = np.repeat([0, 1, 2], 20)
+    D = rng.normal(size=(2, 60)) + np.array([[0, 3, 1.5], [0, 0, 3]])[:, L]
+    claims = lambda X: np.stack([X[0] < 1, X[0] > 2, X[1] > 2])  # noqa: E731
+    fig = plot_one_vs_rest_regions(D, L, claims, region_labels=(None, "the votes tie"))
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "the votes tie" in texts and "no class claims x" not in texts
+    # the legend sits below the axes, where it hides no point
+    fig.canvas.draw()
+    legend_box = fig.axes[0].get_legend().get_window_extent()
+    assert legend_box.y1 < fig.axes[0].get_window_extent().y0
+    plt.close(fig)
+    fig = plot_decision_regions(D, L, lambda X: (X[0] > 1.5).astype(int), legend=False)
+    assert fig.axes[0].get_legend() is None
+    plt.close(fig)

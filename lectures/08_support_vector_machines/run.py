@@ -155,7 +155,8 @@ plot_one_vs_rest_regions(S3, L, ovr.claims, class_names=IRIS_CLASSES, xlabel=IRI
                          ylabel=IRIS_FEATURES[1], ax=axes[0, 0],
                          title="one vs rest: each classifier alone")
 plot_decision_regions(S3, L, ovr.predict, class_names=IRIS_CLASSES, xlabel=IRIS_FEATURES[0],
-                      ylabel=IRIS_FEATURES[1], ax=axes[0, 1], title="one vs rest: arg max score")
+                      ylabel=IRIS_FEATURES[1], ax=axes[0, 1], title="one vs rest: arg max score",
+                      legend=False)  # the third panel's legend names the same classes
 plot_decision_regions(S3, L, ovo.predict, class_names=IRIS_CLASSES, xlabel=IRIS_FEATURES[0],
                       ylabel=IRIS_FEATURES[1], ax=axes[0, 2],
                       title="one vs one: votes (ties to lowest class)")
@@ -236,7 +237,8 @@ ALL_IMAGES = {"linear": CS, "poly d = 2": CS, "poly d = 3": CS}
 if lec.quick:
     SETTINGS = {k: SETTINGS[k] for k in ("linear", "poly d = 2", "RBF gamma = 2 (unit norm)",
                                          "poly d = 2 (RBF's subsample)")}
-    CS, ALL_IMAGES = (1.0,), {"linear": (1.0,), "poly d = 2": (1.0,)}
+    CS = (1.0, 0.1)  # two values of C: the figure's curves are lines, not single points
+    ALL_IMAGES = {"linear": CS, "poly d = 2": CS}
 SUBSAMPLE = {name: tuple(C for C in CS if C not in ALL_IMAGES.get(name, ())) for name in SETTINGS}
 
 

@@ -224,7 +224,8 @@ plot_one_vs_rest_regions(X62, L62, ovr.claims, ax=axes[0, 0],
                          title="one versus the rest: s_k(x) > 0")
 plot_one_vs_rest_regions(
     X62, L62, lambda X: (lambda V: V == V.max(axis=0))(ovo.scores(X)), ax=axes[0, 1],
-    title="one versus one: the classes with most votes\n(grey: the votes tie 1-1-1)")
+    title="one versus one: the classes with most votes", region_labels=(None, "the votes tie "
+                                                                          "(1-1-1)"))
 fig.tight_layout()
 lec.figure(fig, "notes003_fig6_2_ovr_ovo.png")
 
