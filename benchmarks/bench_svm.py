@@ -2,7 +2,7 @@
 
 ``python benchmarks/bench_svm.py [--pair 3 8] [--repeats 1] [--out benchmarks/results_svm.json]``
 
-Both solve the same problem, the notes' soft-margin dual with a free bias (eq. 165-166), on every
+Both solve the same problem, the notes' soft-margin dual with a free bias (eq. 165), on every
 training image of the pair (about 12,000, pixels / 255): the linear model (mlpr's
 `train_svm_linear`, whose default solver there, with 623 non-zero features, is the interior point
 method) at C = 1 and C = 10, the linear kernel through `train_svm_kernel(..., solver="smo")` at
@@ -11,7 +11,9 @@ kernels at C = 1; and the polynomial kernels on a seeded 2,000-sample problem wi
 (d = 2 at C = 100, d = 3 at C = 1), where their feature space is small and mlpr's default is the
 interior point method. Last, the labs' formulation (eps = 1, box constraints only), which
 libsvm does not solve, with an RBF kernel on 4,000 samples of that problem: mlpr's default, SMO on
-slices of fixed sum alpha_i z_i, against its coordinate descent (rows ``labs_rows``). mlpr runs
+slices of fixed sum alpha_i z_i, against its coordinate descent (rows ``labs_rows``). mlpr's
+default is ``solver="auto"``, the table of `mlpr._svm_solvers.choose_solver`, where every fast
+path named here lives. mlpr runs
 with tol = 1e-3, libsvm's default stopping tolerance; each libsvm row checks that the two dual
 objectives agree within 1e-6 (relative) and reports mlpr's time over libsvm's
 (``vs_reference``) and the peak memory of each (resident set size above the loaded data,

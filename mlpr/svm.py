@@ -513,7 +513,8 @@ def _cd_reference(H, z, C, tol, max_iter):
         i = int(np.argmax(np.abs(pg)))
         if abs(pg[i]) <= tol:
             return alpha, it
-        new = min(max(alpha[i] - G[i] / dH[i], 0.0), C[i]) if dH[i] > 0 else (G[i] < 0) * C[i]
+        new = alpha[i] - G[i] / dH[i] if dH[i] > 0 else (np.inf if G[i] < 0 else 0.0)
+        new = min(max(new, 0.0), C[i])  # the exact minimiser along coordinate i, in the box
         G += (new - alpha[i]) * H[i]
         alpha[i] = new
     return alpha, max_iter
@@ -728,8 +729,8 @@ def _check_kernel_scale(diag: np.ndarray, Ci: np.ndarray, D: np.ndarray, tol: fl
         warnings.warn(
             f"C_i k(x_i, x_i) reaches {scale:.3g}: the dual's gradient, a sum of {D.shape[1]} "
             f"terms this large, rounds by about {rounding:.1g} > tol = {tol:g}, and its solvers "
-            f"need very many steps; standardise the features (e.g. mlpr.utils.fit_znorm) or "
-            f"lower C", ConvergenceWarning, stacklevel=4)
+            f"need very many steps; standardise the features or lower C (e.g. z-normalise them "
+            f"with mlpr.utils.fit_znorm)", ConvergenceWarning, stacklevel=4)
 
 
 def _check_separable(Gram: np.ndarray, z: np.ndarray, free_bias: bool) -> None:

@@ -182,13 +182,13 @@ def test_shrinking_fast_path_equals_plain_smo(iris_vv, monkeypatch):
 
 
 def test_shrinking_reaches_the_newton_end_game_on_a_large_free_face():
-    # Regression: SMO with shrinking runs in blocks of 1000 iterations, and each block restarted
-    # the schedule of its Newton steps on the face: a step needs two looks at the same free set,
-    # n_free^3 / (300 N) iterations apart, so once the active set is ~400 free vectors (N =
-    # n_free) no step ever came within a block and the slow first-order end game ran alone
-    # (MNIST 3 v 8, linear, C = 10: KKT violated by 0.58 after 10^6 iterations). Here, 506 free
-    # support vectors and an ill-conditioned Gram matrix: the previous code needed 114,219
-    # iterations (libsvm 109,772), this one 39,501.
+    # SMO with shrinking runs in blocks of 1000 iterations; a Newton step on the face needs two
+    # looks at the same free set, n_free^3 / (300 N) iterations apart. Were the schedule restarted
+    # with each block, then once the active set is ~400 free vectors (N = n_free) no step would
+    # come within a block and the slow first-order end game would run alone (measured on MNIST
+    # 3 v 8, linear, C = 10: KKT violated by 0.58 after 10^6 iterations). Here, 506 free support
+    # vectors and an ill-conditioned Gram matrix: 114,219 iterations with the restarted schedule
+    # (libsvm 109,772), 39,501 with the kept one.
     rng = np.random.default_rng(0)
     N, D = 1000, 1200
     L = (rng.random(N) < 0.5).astype(int)
