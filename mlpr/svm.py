@@ -390,7 +390,7 @@ def _primal(w_sq: float, zs: np.ndarray, Ci: np.ndarray, slack: float = _HARD_SL
     hard = np.isinf(Ci)
     if np.any(h[hard] > slack):
         return np.inf
-    return 0.5 * w_sq + float(np.sum(Ci[~hard] * h[~hard]))
+    return 0.5 * w_sq + float(np.sum(Ci[~hard] * h[~hard]))  # eq. (168)
 
 
 def svm_primal_objective(w, b, D, L, C, K=None, prior=None) -> float:
