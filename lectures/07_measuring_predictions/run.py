@@ -184,6 +184,24 @@ lec.check("EER of 9 (1) vs 4 (0), i.e. labels swapped and llr -> -llr, equals th
           eer(-hard["MVG"], 1 - L49), eer(hard["MVG"], L49), tol=1e-12, source=INVARIANT)
 lec.claim("actDCF >= minDCF at every prior, every model",
           all(np.all(a >= m) for a, m in curves.values()))
+# two slips of the notes, on these llrs (docs/errata.md): eq. 74 prints the threshold with the
+# wrong sign, and the derivation of eq. 136 divides the misses by N_F instead of N_T
+s49, pi = hard["tied"], 0.8
+printed_t = np.log(pi / (1 - pi))  # eq. 74 as printed
+lec.check("tied 4 vs 9, pi = 0.8: DCF of llr > -log(pi / (1 - pi)) (eq. 130) and of the printed "
+          "eq. 74, llr > +log(pi / (1 - pi))",
+          [dcf((s49 > -printed_t).astype(int), L49, pi), dcf((s49 > printed_t).astype(int), L49,
+                                                             pi)], fmt="{:.4f}")
+lec.claim("the printed threshold of eq. 74 costs more than the Bayes threshold",
+          dcf((s49 > printed_t).astype(int), L49, pi) > act_dcf(s49, L49, pi))
+d49 = optimal_bayes_decisions(s49, pi)
+fn, fp = np.sum((d49 == 0) & (L49 == 1)), np.sum((d49 == 1) & (L49 == 0))
+nT, nF = np.sum(L49 == 1), np.sum(L49 == 0)
+lec.check("un-normalised DCF (eq. 136) = pi FN / N_T + (1 - pi) FP / N_F", dcf(d49, L49, pi,
+          normalize=False), pi * fn / nT + (1 - pi) * fp / nF, tol=1e-15, fmt="{:.5f}",
+          source=CLOSED_FORM)
+lec.claim("the derivation's FN / N_F gives another number (the slip of eq. 136's derivation)",
+          abs(pi * fn / nF + (1 - pi) * fp / nF - dcf(d49, L49, pi, normalize=False)) > 1e-6)
 
 # -- MNIST, 10 classes: Bayes decisions for a non-uniform cost matrix ----------------------------
 lec.section(f"MNIST ({lec.mnist_sizes}), 10 classes, MVG on PCA 50, uniform priors: Bayes vs "

@@ -27,6 +27,8 @@ from mlpr.plots import (
 )
 from mlpr.svm import (
     linear_kernel,
+    rebalanced_C,
+    svm_primal_objective,
     poly_kernel,
     rbf_kernel,
     train_svm_kernel,
@@ -38,6 +40,7 @@ lec = _lecture.Lecture("08_support_vector_machines", __doc__)
 SLIDES, INVARIANT = _lecture.SLIDES, _lecture.INVARIANT  # where the references come from
 CLOSED_FORM = _lecture.CLOSED_FORM
 mlpr_train_svm_kernel = train_svm_kernel  # the solver comparisons below are mlpr's own
+mlpr_train_svm_linear = train_svm_linear
 # the functions a lab asks students to write: theirs in student mode (--student PATH)
 train_svm_linear, train_svm_kernel, min_dcf, act_dcf, train_mvg, map_decisions = lec.use(
     train_svm_linear, train_svm_kernel, min_dcf, act_dcf, train_mvg, map_decisions)
@@ -85,6 +88,26 @@ lec.check("RBF gamma = 10, eps = 1: dual by L-BFGS-B (labs' solver, continued to
 pi_emp = float(np.mean(LTR))
 same = train_svm_linear(DTR, LTR, 1.0, 1.0, prior=pi_emp) == train_svm_linear(DTR, LTR, 1.0)
 lec.claim("re-balancing with pi_T = pi_T^emp (eq. 181-182) changes nothing", same)
+# eq. 181 as printed has no max(0, .): its loss rewards points beyond the margin, and with C_T !=
+# C_F it falls without bound as b moves (docs/errata.md); the hinge version does not
+rb = mlpr_train_svm_linear(DTR, LTR, 1.0, None, prior=0.1)
+Ci, z = rebalanced_C(LTR, 1.0, 0.1), 2.0 * LTR - 1.0
+
+
+def printed_181(b):
+    return 0.5 * rb.w @ rb.w + np.sum(Ci * (1 - z * (rb.w @ DTR + b)))
+
+
+shift = 100.0 * np.sign(np.sum(Ci * z))
+lec.check("pi_T = 0.1: eq. 181 as printed at b* and at b* + 100 sign(sum C_i z_i), and the "
+          "hinge objective (eq. 168 with C_i) at the same points",
+          [printed_181(rb.b), printed_181(rb.b + shift),
+           svm_primal_objective(rb.w, rb.b, DTR, LTR, 1.0, prior=0.1),
+           svm_primal_objective(rb.w, rb.b + shift, DTR, LTR, 1.0, prior=0.1)], fmt="{:.2f}")
+lec.claim("without max(0, .) the objective of eq. 181 decreases without bound in b; with it, "
+          "b* is the minimum", printed_181(rb.b + shift) < printed_181(rb.b) - 10
+          and svm_primal_objective(rb.w, rb.b + shift, DTR, LTR, 1.0, prior=0.1)
+          > svm_primal_objective(rb.w, rb.b, DTR, LTR, 1.0, prior=0.1))
 
 # -- iris figures ---------------------------------------------------------------------------------
 lec.section("Figures on two iris features")

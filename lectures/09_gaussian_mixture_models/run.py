@@ -71,6 +71,12 @@ lec.claim("LBG's 4-component model is a lower local maximum than EM from the gen
 near = [float(np.min(np.abs(models[2].mu[0] - m))) for m in (3.0, 6.0)]
 lec.check("LBG, 4 components: distance of the nearest mean to the modes at 3 and 6", near,
           fmt="{:.2f}")
+# eq. 187 prints the likelihood of the sample as a sum of densities; it is their product, and its
+# log (eq. 188) the sum of the log-densities (docs/errata.md)
+lf = logpdf_GMM(x, truth)
+lec.check("the generating GMM on the 1,000 points: log of the product of the densities (eq. "
+          "188), and log of their sum (eq. 187 as printed)", [lf.sum(), np.logaddexp.reduce(lf)],
+          fmt="{:.2f}")
 lec.claim("EM never decreases the average log-likelihood (every LBG stage)",
           all(np.all(np.diff(h) >= -1e-12) for h in histories))
 lec.figure(plot_gmm_1d(x, {f"{g.n_components} component{'s' * (g.n_components > 1)}": g
@@ -289,6 +295,10 @@ for name, llr_of in systems.items():
     s_te = llr_of(XTE)
     rows.append([name] + [round(f(s_te, YTE, p), 4) for p in (0.5, 0.1) for f in (min_dcf,
                                                                                   act_dcf)])
+gmm_llr = systems["GMM, 2 full components"](XTE)
+lec.check("the GMM llr as a log-ratio (eq. 203 with its log): share of the test images above "
+          "0, and of the printed ratio without the log (always > 0)",
+          [np.mean(gmm_llr > 0), np.mean(np.exp(np.minimum(gmm_llr, 700)) > 0)], fmt="{:.3f}")
 lec.table("mnist_4v9_llr", "Digit 4 (1) vs 9 (0), test set: minDCF / actDCF of the llrs "
           "log f(x|4) - log f(x|9)", ["model", "minDCF 0.5", "actDCF 0.5", "minDCF 0.1",
                                      "actDCF 0.1"], rows)
