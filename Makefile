@@ -33,7 +33,7 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 	touch $@
 
 $(REPORT_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,report]'
+	$(PY) -c "import jinja2, markdown" 2>/dev/null || $(PY) -m pip install --quiet -e '.[test,report]'
 	touch $@
 
 $(DEV_STAMP): pyproject.toml $(STAMP)

@@ -197,7 +197,8 @@ def lecture_info(name: str, figures: Path, pages: dict[str, Path]) -> dict:
     info.update(
         results=r, checks=checks, counts=counts, unchecked=unchecked, figures=figs,
         tables=tables, known_gaps=r.get("known_gaps") or [], failures=r.get("failures") or [],
-        mode=r.get("mode", "?"), sizes=r.get("mnist", ""), seconds=r.get("seconds"),
+        mode=r.get("mode", "?"), seconds=r.get("seconds"),
+        sizes=r.get("mnist", "").removeprefix("quick subsample: "),  # the mode says "quick"
         date=date.replace("T", " ")[:16] if date else "", date_full=date or "",
         commit=r.get("commit") or "", machine=machine,
         machine_short=(f"{machine.get('machine', '?')}, {machine.get('cpus', '?')} CPUs, "
