@@ -75,8 +75,9 @@ def main(argv=None) -> int:
     known = [s for s in eta.values() if s is not None]
     print(f"make lectures: {len(names)} lectures in {mode} mode, {jobs} at a time, one BLAS "
           f"thread each; logs in {logs}"
-          + (f"; previous {mode} runs took {sum(known) / 60:.1f} min in total"
-             if known else ""), flush=True)
+          + (f"; previous {mode} runs took {sum(known) / 60:.1f} min one after the other, about "
+             f"{_makespan([eta[n] for n in queue], jobs, []) / 60:.1f} min {jobs} at a time"
+             if len(known) == len(names) else ""), flush=True)
     env = dict(os.environ, MPLBACKEND="Agg")
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(var, "1")
@@ -107,9 +108,11 @@ def main(argv=None) -> int:
             done += 1
             took = time.time() - start
             status = "ok" if proc.returncode == 0 else f"FAILED (exit {proc.returncode})"
-            left = [eta[n] for n in queue + list(running)]
-            rest = (f"; all done by about {_clock(time.time() + _makespan(left, jobs, running))}"
-                    if left and all(s is not None for s in left) else "")
+            now = time.time()
+            busy = [eta[n] and max(0.0, eta[n] - (now - running[n][1])) for n in running]
+            left = [eta[n] for n in queue]
+            rest = (f"; all done by about {_clock(now + _makespan(left, jobs, busy))}"
+                    if (left or busy) and None not in left + busy else "")
             print(f"[{_clock(time.time())}] {done}/{len(names)} {name} {status} in {took:.0f} s"
                   f" (log {logs / (name + '.log')}){rest}", flush=True)
             if proc.returncode != 0:
@@ -122,10 +125,14 @@ def main(argv=None) -> int:
     return 1 if failed else 0
 
 
-def _makespan(seconds: list[float], jobs: int, running: dict) -> float:
-    """A rough estimate of the time left: the work left spread over the jobs, or the longest
-    lecture left if that is longer."""
-    return max(max(seconds), sum(seconds) / max(1, min(jobs, len(seconds))))
+def _makespan(seconds: list[float], jobs: int, busy: list[float]) -> float:
+    """The time left when the lectures of ``seconds`` (longest first) go one by one to whichever
+    of the ``jobs`` workers frees up first, the running ones being busy for ``busy`` more."""
+    loads = sorted(list(busy) + [0.0] * max(0, jobs - len(busy)))
+    for s in seconds:
+        loads[0] += s
+        loads.sort()
+    return max(loads)
 
 
 if __name__ == "__main__":
