@@ -1,4 +1,4 @@
-"""Time mlpr's GMM EM iterations against scikit-learn's GaussianMixture (issue 10).
+"""Time mlpr's GMM EM iterations against scikit-learn's GaussianMixture.
 
 Same data (MNIST PCA 50 fitted on the 60,000 training images, the training images of one digit),
 same starting model (an LBG model of mlpr), same number of EM iterations: both libraries run

@@ -37,8 +37,8 @@ from mlpr.datasets import load_iris, load_iris_binary
 from mlpr.dimred import compute_Sw_Sb, fit_lda, fit_pca
 from mlpr.evaluation import (
     act_dcf,
-    bayes_error_curve,
     bayes_decisions,
+    bayes_error_curve,
     confusion_matrix,
     dcf,
     empirical_bayes_risk,
@@ -47,8 +47,13 @@ from mlpr.evaluation import (
     roc_points,
 )
 from mlpr.gaussian import compute_mu_C, loglikelihood, logpdf_GAU_ND
-from mlpr.generative import floor_covariance, log_posteriors, train_mvg, train_naive_bayes
-from mlpr.generative import train_tied
+from mlpr.generative import (
+    floor_covariance,
+    log_posteriors,
+    train_mvg,
+    train_naive_bayes,
+    train_tied,
+)
 from mlpr.gmm import GMM, em_step, logpdf_GMM, split_gmm, train_gmm_em, train_gmm_lbg
 from mlpr.grading import (
     Case,
@@ -126,8 +131,8 @@ def _sizes(L) -> list:
 
 def _tuple(out, n: int, what: str):
     if not isinstance(out, (tuple, list)) or len(out) != n:
-        raise Fail(f"{what}: expected a tuple of {n} values, got "
-                   f"{type(out).__name__}{'' if not hasattr(out, '__len__') else f' of length {len(out)}'}")
+        length = f" of length {len(out)}" if hasattr(out, "__len__") else ""
+        raise Fail(f"{what}: expected a tuple of {n} values, got {type(out).__name__}{length}")
     return out
 
 

@@ -2,7 +2,7 @@
 
 Every float64 is a rational number, so a covariance computed on object arrays of
 `fractions.Fraction` and rounded to float64 once at the end is the exact answer that a centred
-two-pass computation approaches (issue 11, item 4). Imported by the test modules (pytest puts
+two-pass computation approaches. Imported by the test modules (pytest puts
 `tests/` on the path); not itself a test module.
 """
 

@@ -94,7 +94,7 @@ def test_every_cited_name_exists():
 
 
 def test_the_guide_states_the_conventions_that_differ():
-    # the conventions a grader must know, each stated in the guide (issue 11)
+    # the conventions a grader must know, each stated in the guide
     for phrase in ("strictly greater", "rows = predictions", "1/N", "return_threshold",
                    'method="rocch"', "fit_pca", "fit_lda", "up to sign", "rtol=1e-10",
                    "fmin_l_bfgs_b", "hash"):

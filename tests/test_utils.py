@@ -463,7 +463,7 @@ def test_model_freezes_arrays_inside_tuple_fields():
     assert Tables(pi=(np.ones((2, 2)), np.zeros(3))) == Tables(pi=(np.ones((2, 2)), np.zeros(3)))
 
 
-# -- the shared validators of issue 12 -----------------------------------------------------------
+# -- the shared validators ------------------------------------------------------------------------
 
 
 def test_check_array_converts_and_refuses_non_numeric():

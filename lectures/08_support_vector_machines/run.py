@@ -11,8 +11,8 @@ that this script could cite.
 import _lecture  # before numpy: one BLAS thread unless the caller chooses (see _lecture)
 import numpy as np
 
-from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris, load_iris_binary
 from mlpr.calibration import kfold_calibrate
+from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris, load_iris_binary
 from mlpr.dimred import fit_pca, fit_whitening
 from mlpr.evaluation import act_dcf, eer, error_rate, kfold_grid_search, kfold_scores, min_dcf
 from mlpr.generative import map_decisions, train_mvg, uniform_priors
@@ -27,10 +27,10 @@ from mlpr.plots import (
 )
 from mlpr.svm import (
     linear_kernel,
-    rebalanced_C,
-    svm_primal_objective,
     poly_kernel,
     rbf_kernel,
+    rebalanced_C,
+    svm_primal_objective,
     train_svm_kernel,
     train_svm_linear,
 )
@@ -209,7 +209,7 @@ if hasattr(m, "alpha"):  # mlpr's model (a student's has no dual solution)
                            title="Iris versicolor vs virginica, linear SVM (C = 1): the three "
                                  "kinds of training point"), "svm_three_kinds_of_point.png")
 
-# -- the feature map of the polynomial kernel (eq. 176-179) -----------------------------------------
+# -- the feature map of the polynomial kernel (eq. 176-179) -------------------------------------
 lec.section("The degree-2 feature map phi (eq. 176) and the polynomial kernel (eq. 177-178)")
 
 
@@ -406,8 +406,9 @@ lec.claim("SVM scores are not llrs: at every training prior and application, the
 lec.claim("calibration brings the actDCF of the un-rebalanced SVM closer to the minDCF at both "
           "applications", all(gaps[None, pi][1] < gaps[None, pi][0] for pi in APPS))
 
-lec.section(f"MNIST 4 (1) vs 9 (0), {N_SEL} training images: pre-processing the PCA-50 features "
-            "for a linear (C = 1, K = 1) and an RBF SVM (C = 1, eps = 1), minDCF at pi = 0.5")
+lec.section(f"MNIST 4 (1) vs 9 (0), {N_SEL} training images ({lec.mnist_sizes}): pre-processing "
+            "the PCA-50 features for a linear (C = 1, K = 1) and an RBF SVM (C = 1, eps = 1), "
+            "minDCF at pi = 0.5")
 PREP = {"none": lambda X, Y: (lambda D: D), "centred": lambda X, Y: fit_center(X).transform,
         "z-normalised": lambda X, Y: fit_znorm(X).transform,
         "whitened (within-class, Sw = I)": lambda X, Y: fit_whitening(X, Y).transform}
