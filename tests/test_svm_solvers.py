@@ -410,3 +410,15 @@ def test_slices_move_the_sum_and_their_slope_is_the_derivative_of_b():
     slope = _slice_slope(cols, z, C, a0)
     assert slope < 0  # b decreases along beta
     assert (b1 - b0) / h == pytest.approx(slope, rel=1e-4)  # the finite difference
+
+
+def test_the_private_module_never_imports_the_chapter():
+    # mlpr.svm imports mlpr._svm_solvers, never the reverse: the kernel reaches the fast paths
+    # as a function gram(X1, X2)
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(mlpr._svm_solvers))
+    modules = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    modules |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert modules == {"__future__", "functools", "numpy", "scipy.linalg"}
