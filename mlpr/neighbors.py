@@ -24,6 +24,7 @@ from .utils import (
     check_data_labels,
     check_finite_statistic,
     check_int,
+    check_real,
     model,
 )
 
@@ -341,17 +342,23 @@ def _certify(X, Xa, Qb, idx: np.ndarray, d2: np.ndarray, a_last, q_sq) -> None:
         d2[bad] = np.take_along_axis(R_all, order, axis=1)
 
 
-def _votes(nn_labels: np.ndarray, K: int) -> np.ndarray:
-    """Counts of each class among the neighbours' labels (k, M), shape (K, M)."""
+def _votes(nn_labels: np.ndarray, K: int, within: np.ndarray | None = None) -> np.ndarray:
+    """Counts of each class among the neighbours' labels (k, M), shape (K, M); with ``within``
+    (k, M) booleans, only the neighbours it marks count (the neighbourhood N_h of notes 004)."""
     k, M = nn_labels.shape
     flat = (nn_labels + K * np.arange(M)[None, :]).ravel()
-    return np.bincount(flat, minlength=K * M).reshape(M, K).T
+    weights = None if within is None else within.ravel().astype(np.float64)
+    counts = np.bincount(flat, weights=weights, minlength=K * M).reshape(M, K).T
+    return counts if within is None else counts.astype(np.int64)
 
 
-def _vote_decisions(nn_labels: np.ndarray, K: int) -> np.ndarray:
+def _vote_decisions(nn_labels: np.ndarray, K: int,
+                    within: np.ndarray | None = None) -> np.ndarray:
     """Majority class of each column of sorted neighbour labels (k, M), ties broken toward the
-    tied class that owns the highest-ranked (nearest) neighbour."""
-    counts = _votes(nn_labels, K)
+    tied class that owns the highest-ranked (nearest) neighbour; with ``within``, the votes of
+    the marked neighbours only (an empty neighbourhood ties every class: the nearest
+    neighbour's class)."""
+    counts = _votes(nn_labels, K, within)
     cols = np.arange(nn_labels.shape[1])
     tied = counts == counts.max(axis=0, keepdims=True)  # (K, M)
     in_tied = tied[nn_labels, cols[None, :]]  # (k, M): neighbour j belongs to a tied class
@@ -380,11 +387,21 @@ class KNNClassifier:
         Number of neighbours, 1 <= k <= N.
     K : int
         Number of classes.
+    h : float or None
+        The radius of notes 004's neighbourhood, or None (no radius: N_h is the k nearest).
 
     Notes
     -----
-    A prototype method (not a chapter of the notes; the recitation notes give the posterior
-    estimate k_c / k).
+    A prototype method (not a chapter of the notes; notes 004 give the posterior estimate
+    :math:`p(c \mid x) = \frac{1}{|N_h(x)|} \sum_{x_n \in N_h(x)} [y_n = c]` over the
+    neighbourhood :math:`N_h(x) = \text{top-}k\{x_n : d(x_n, x) \le h\}`, the k nearest of the
+    training points within distance h of x).
+
+    Radius. With ``h`` set, only the k nearest neighbours within distance h vote. A query with
+    no training point within h has an empty neighbourhood: its posterior estimate is the uniform
+    1/K (no evidence for any class), and its prediction, every class being tied at zero votes, is
+    by the tie rule below the class of its nearest training sample (as 1-NN). `n_within` tells
+    how many neighbours each query has within h.
 
     Neighbour order. The neighbours of a query are sorted by squared distance and, among training
     samples at exactly the same distance (duplicates, symmetric configurations), by increasing
@@ -405,6 +422,7 @@ class KNNClassifier:
     L: np.ndarray
     k: int
     K: int
+    h: float | None = None
 
     def _queries(self, D) -> np.ndarray:
         return check_data(D, n_features=self.D.shape[0], allow_1d=True)
@@ -477,22 +495,42 @@ class KNNClassifier:
             )
         return idx.T, d2.T
 
+    def _within(self, d2: np.ndarray) -> np.ndarray | None:
+        """The neighbours within distance h (d^2 <= h^2), or None without a radius."""
+        return None if self.h is None else d2 <= self.h * self.h
+
+    def n_within(self, D, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:
+        """|N_h(q)|: how many of the k nearest training samples of each query lie within
+        distance h, shape (M,) (k without a radius)."""
+        _, d2 = self.kneighbors(D, block_bytes=block_bytes)
+        within = self._within(d2)
+        return np.full(d2.shape[1], self.k) if within is None else within.sum(axis=0)
+
     def scores(self, D, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:
-        r"""Posterior estimates: fraction of each class among the k nearest neighbours, (K, M).
+        r"""Posterior estimates: fraction of each class in the neighbourhood, (K, M).
 
-        .. math:: S_{cj} = P(c \mid q_j) \approx \frac{k_c(q_j)}{k},
+        .. math:: S_{cj} = P(c \mid q_j) \approx \frac{k_c(q_j)}{|N_h(q_j)|},
 
-        with :math:`k_c(q_j)` the number of the k nearest training samples of :math:`q_j` that
-        belong to class c. Each column sums to 1 and holds multiples of 1/k.
+        with :math:`k_c(q_j)` the number of the neighbours of :math:`q_j` (the k nearest, within
+        h when the model has a radius) that belong to class c. Each column sums to 1; a query
+        without any training point within h gets 1/K for every class (see the class Notes).
         """
-        idx, _ = self.kneighbors(D, block_bytes=block_bytes)
-        return _votes(self.L[idx], self.K) / self.k
+        idx, d2 = self.kneighbors(D, block_bytes=block_bytes)
+        within = self._within(d2)
+        counts = _votes(self.L[idx], self.K, within)
+        n = self.k if within is None else within.sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            S = counts / n
+        if within is not None:
+            S[:, n == 0] = 1.0 / self.K
+        return S
 
     def predict(self, D, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:
-        """Majority class among the k nearest neighbours, shape (M,); among classes tied for
-        the most votes, the one with the nearest neighbour (see the class Notes)."""
-        idx, _ = self.kneighbors(D, block_bytes=block_bytes)
-        return _vote_decisions(self.L[idx], self.K)
+        """Majority class among the neighbours (the k nearest, within h with a radius), shape
+        (M,); among classes tied for the most votes, the one with the nearest neighbour (see the
+        class Notes)."""
+        idx, d2 = self.kneighbors(D, block_bytes=block_bytes)
+        return _vote_decisions(self.L[idx], self.K, self._within(d2))
 
     def predict_for_ks(self, D, ks, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:
         """Predictions for several numbers of neighbours from one neighbour search.
@@ -515,12 +553,13 @@ class KNNClassifier:
         ks = [_check_k(k, self.D.shape[1], f"ks[{i}]") for i, k in enumerate(ks)]
         if not ks:
             raise ValueError("ks must hold at least one number of neighbours")
-        idx, _ = self.kneighbors(D, max(ks), block_bytes=block_bytes)
-        nn_labels = self.L[idx]
-        return np.stack([_vote_decisions(nn_labels[:k], self.K) for k in ks])
+        idx, d2 = self.kneighbors(D, max(ks), block_bytes=block_bytes)
+        nn_labels, within = self.L[idx], self._within(d2)
+        return np.stack([_vote_decisions(nn_labels[:k], self.K,
+                                         None if within is None else within[:k]) for k in ks])
 
 
-def train_knn(D, L, k: int) -> KNNClassifier:
+def train_knn(D, L, k: int, h: float | None = None) -> KNNClassifier:
     """Store labelled training data for k-nearest-neighbour classification (notes 004).
 
     Parameters
@@ -531,6 +570,10 @@ def train_knn(D, L, k: int) -> KNNClassifier:
         Labels 0..K-1, every class present.
     k : int
         Number of neighbours, 1 <= k <= N.
+    h : float, optional
+        Radius of the neighbourhood of notes 004, > 0: only the k nearest training points
+        within Euclidean distance h vote (`KNNClassifier` Notes give the rule for a query with
+        none). None (default): the k nearest, whatever their distance.
 
     Returns
     -------
@@ -547,8 +590,10 @@ def train_knn(D, L, k: int) -> KNNClassifier:
     """
     D, L = check_data_labels(D, L)
     k = _check_k(k, D.shape[1])
+    if h is not None:
+        h = check_real(h, "h", low=0.0, strict=True)
     D = np.array(D, dtype=np.float64, order="C")  # own, C-ordered copy: rows are read per feature
     L = L.copy()
     D.flags.writeable = False
     L.flags.writeable = False
-    return KNNClassifier(D=D, L=L, k=k, K=int(L.max()) + 1)
+    return KNNClassifier(D=D, L=L, k=k, K=int(L.max()) + 1, h=h)

@@ -468,3 +468,30 @@ def test_prototype_models_compare_and_hash_by_value():
     assert train_nearest_mean(D, L) != train_nearest_mean(D, L, "mahalanobis")
     with pytest.raises(ValueError, match="read-only"):
         train_nearest_mean(D, L, "mahalanobis").Sw[0, 0] = 1.0
+
+
+def test_knn_radius_h_votes_only_the_neighbours_within_h():
+    # 1-D training points 0, 1, 3 (class 0) and 6, 6.5 (class 1); by hand
+    X = np.array([[0.0, 1.0, 3.0, 6.0, 6.5]])
+    L = np.array([0, 0, 0, 1, 1])
+    Q = np.array([[4.4, 9.0, 5.5]])
+    plain = train_knn(X, L, 3)
+    radius = train_knn(X, L, 3, h=1.5)
+    # query 4.4: its 3 nearest are 3, 6, 6.5 (distances 1.4, 1.6, 2.1): plain votes 2 of 3 for
+    # class 1; within h = 1.5 only the point at 3 votes, for class 0
+    np.testing.assert_allclose(plain.scores(Q)[:, 0], [1 / 3, 2 / 3])
+    np.testing.assert_allclose(radius.scores(Q)[:, 0], [1.0, 0.0])
+    assert plain.predict(Q)[0] == 1 and radius.predict(Q)[0] == 0
+    # query 5.5: 6 and 6.5 (0.5, 1.0) within h, 3 (2.5) not
+    np.testing.assert_allclose(radius.scores(Q)[:, 2], [0.0, 1.0])
+    # query 9: nothing within 1.5: uniform posterior, and the class of its nearest point (6.5)
+    np.testing.assert_allclose(radius.scores(Q)[:, 1], [0.5, 0.5])
+    assert radius.predict(Q)[1] == 1
+    np.testing.assert_array_equal(radius.n_within(Q), [1, 0, 2])
+    np.testing.assert_array_equal(plain.n_within(Q), [3, 3, 3])
+    np.testing.assert_array_equal(radius.predict_for_ks(Q, [1, 3]),
+                                  [train_knn(X, L, 1, h=1.5).predict(Q), radius.predict(Q)])
+    # a radius larger than every distance changes nothing
+    np.testing.assert_array_equal(train_knn(X, L, 3, h=100.0).scores(Q), plain.scores(Q))
+    with pytest.raises(ValueError, match="h must be finite and > 0"):
+        train_knn(X, L, 3, h=0.0)
