@@ -375,7 +375,7 @@ def _check_k(k, N: int, name: str = "k") -> int:
 
 @model
 class KNNClassifier:
-    """k-nearest neighbours classifier (squared Euclidean distance; notes 004).
+    r"""k-nearest neighbours classifier (squared Euclidean distance; notes 004).
 
     Attributes
     ----------
