@@ -5,11 +5,13 @@
 
 Each lecture runs in its own process with one BLAS thread, ``--jobs`` of them at once (default:
 the number of cores this process may use), longest first according to the previous run of the
-same mode, so that the long lectures do not end the run alone. A lecture's output goes to its
+same mode (or, when ``DIR`` holds none, the typical times of ``lectures/_durations.json``), so
+that the long lectures do not end the run alone. A lecture's output goes to its
 log file, ``DIR/logs/NN_topic.log`` (``DIR`` is ``figures/`` unless ``--figures``), so that two
 lectures never interleave their lines; the console gets one line when a lecture starts (with the
 ETA from its previous run), one when it ends (its time, its log), and the tail of the log of a
-lecture that failed. The exit status is 1 when any lecture failed, after all have run.
+lecture that failed. The exit status is 1 when any lecture failed, after all have run;
+interrupted (Ctrl-C, SIGTERM), it stops the lectures it started.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -47,6 +50,14 @@ def previous_seconds(results: Path, mode: str) -> float | None:
         return None
 
 
+def typical_seconds(mode: str) -> dict[str, float]:
+    """The typical duration of each lecture in this mode (``lectures/_durations.json``)."""
+    try:
+        return json.loads((REPO / "lectures" / "_durations.json").read_text()).get(mode, {})
+    except (OSError, ValueError):
+        return {}
+
+
 def _clock(t: float) -> str:
     return time.strftime("%H:%M:%S", time.localtime(t))
 
@@ -70,12 +81,15 @@ def main(argv=None) -> int:
     logs = args.figures / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     eta = {n: previous_seconds(args.figures / n / "results.json", mode) for n in names}
+    typical = typical_seconds(mode)
+    source = {n: "previous" if eta[n] is not None else "typical" for n in names}
+    eta.update({n: float(typical[n]) for n in names if eta[n] is None and n in typical})
     # longest first (unknown durations first too: they may be long), then in folder order
     queue = sorted(names, key=lambda n: -(eta[n] if eta[n] is not None else float("inf")))
     known = [s for s in eta.values() if s is not None]
     print(f"make lectures: {len(names)} lectures in {mode} mode, {jobs} at a time, one BLAS "
           f"thread each; logs in {logs}"
-          + (f"; previous {mode} runs took {sum(known) / 60:.1f} min one after the other, about "
+          + (f"; {sum(known) / 60:.1f} min of lectures expected one after the other, about "
              f"{_makespan([eta[n] for n in queue], jobs, []) / 60:.1f} min {jobs} at a time"
              if len(known) == len(names) else ""), flush=True)
     env = dict(os.environ, MPLBACKEND="Agg")
@@ -83,8 +97,30 @@ def main(argv=None) -> int:
         env.setdefault(var, "1")
     running: dict[str, tuple[subprocess.Popen, float, object]] = {}
     failed: list[str] = []
-    done = 0
     t0 = time.time()
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        _loop(queue, running, failed, jobs, args, names, eta, source, logs, env, mode)
+    except KeyboardInterrupt:
+        for name, (proc, _, log) in running.items():
+            proc.terminate()
+            proc.wait()
+            log.close()
+            print(f"make lectures: interrupted; stopped {name}", flush=True)
+        return 130
+    print(f"make lectures: {len(names) - len(failed)} of {len(names)} lectures ok in "
+          f"{(time.time() - t0) / 60:.1f} min" + (f"; FAILED: {', '.join(failed)}"
+                                                   if failed else ""), flush=True)
+    return 1 if failed else 0
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _loop(queue, running, failed, jobs, args, names, eta, source, logs, env, mode) -> None:
+    """Start lectures while workers are free, report each as it ends, until all have run."""
+    done = 0
     while queue or running:
         while queue and len(running) < jobs:
             name = queue.pop(0)
@@ -96,7 +132,8 @@ def main(argv=None) -> int:
             start = time.time()
             running[name] = (subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                                               env=env, cwd=REPO), start, log)
-            hint = (f"previous {mode} run {eta[name]:.0f} s, ETA {_clock(start + eta[name])}"
+            hint = (f"{'previous' if source[name] == 'previous' else 'typical'} {mode} run "
+                    f"{eta[name]:.0f} s, ETA {_clock(start + eta[name])}"
                     if eta[name] is not None else f"no previous {mode} run to time it by")
             print(f"[{_clock(start)}] start {name} ({hint})", flush=True)
         time.sleep(0.2)
@@ -119,10 +156,6 @@ def main(argv=None) -> int:
                 failed.append(name)
                 tail = (logs / f"{name}.log").read_text().splitlines()[-25:]
                 print("\n".join(f"  {name} | {line}" for line in tail), flush=True)
-    print(f"make lectures: {len(names) - len(failed)} of {len(names)} lectures ok in "
-          f"{(time.time() - t0) / 60:.1f} min" + (f"; FAILED: {', '.join(failed)}"
-                                                   if failed else ""), flush=True)
-    return 1 if failed else 0
 
 
 def _makespan(seconds: list[float], jobs: int, busy: list[float]) -> float:

@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -101,7 +102,8 @@ def test_runner_runs_lectures_in_parallel_with_logs_and_etas(runs):
     assert re.search(rf"\[{FAST[0]}\] quick mode started at \d\d:\d\d:\d\d; the previous quick "
                      r"run took 5 s: ETA \d\d:\d\d:\d\d",
                      (root / "logs" / f"{FAST[0]}.log").read_text())
-    assert "no previous quick run" in out  # the other has none
+    # the other has none in this folder: the typical time of lectures/_durations.json
+    assert re.search(rf"start {FAST[1]} \(typical quick run \d+ s, ETA", out), out
     assert "2 of 2 lectures ok" in out
 
 
@@ -126,6 +128,27 @@ def test_runner_one_per_core_longest_first(tmp_path):
     starts = re.findall(r"start (\d\d)_", proc.stdout)
     assert starts == ["04", "02"]
     assert "previous full run 50 s, ETA" in proc.stdout
+
+
+def test_runner_stops_its_lectures_when_terminated(tmp_path):
+    proc = subprocess.Popen([sys.executable, "lectures/_run_all.py", "--figures", str(tmp_path),
+                             "--only", "06", "--", "--quick"], cwd=REPO, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    log = tmp_path / "logs" / "06_logistic_regression.log"
+    for _ in range(100):  # until the lecture has started
+        if log.exists() and log.stat().st_size:
+            break
+        time.sleep(0.1)
+    proc.terminate()
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted; stopped 06_logistic_regression" in out
+    assert not (tmp_path / "06_logistic_regression" / "results.json").exists()
+
+
+def test_typical_durations_name_every_lecture():
+    typical = json.loads((REPO / "lectures" / "_durations.json").read_text())
+    for mode in ("full", "quick"):
+        assert sorted(typical[mode]) == LECTURES, mode
 
 
 def test_runner_rejects_unknown_lecture(tmp_path):
