@@ -151,6 +151,13 @@ def test_typical_durations_name_every_lecture():
         assert sorted(typical[mode]) == LECTURES, mode
 
 
+def test_runner_and_report_default_to_figures():
+    for cmd in (["lectures/_run_all.py"], ["-m", "report.build"]):
+        proc = _run([sys.executable, *cmd, "--help"])
+        assert proc.returncode == 0 and "(default figures/)" in " ".join(proc.stdout.split())
+    assert 'logs = args.figures / "logs"' in (REPO / "lectures" / "_run_all.py").read_text()
+
+
 def test_runner_rejects_unknown_lecture(tmp_path):
     proc = _run([sys.executable, "lectures/_run_all.py", "--figures", str(tmp_path), "--only",
                  "99"])
