@@ -14,6 +14,9 @@ lowest class index (``numpy.argmax``, as libsvm):
   with class k as 1 and every other class as 0. Taken one at a time, the K decisions
   :math:`s_k(x) > 0` leave *ambiguous regions* (no classifier claims x, or several do); the
   arg max of the scores assigns them (`OneVsRest.claims` gives the raw claims, to draw them).
+  Note 003 describes the construction with **K - 1** classifiers (``last_implicit=True``):
+  classes 0..K-2 each against the rest, and class K - 1 wherever none of them claims x; only
+  the regions that several classifiers claim stay ambiguous.
 * **One versus one** (K (K - 1) / 2 classifiers, one per pair a < b, trained on the samples of
   a and b only with a as 1): each votes for a when :math:`s_{ab}(x) > 0` and for b otherwise (a
   score exactly 0 goes to b, the library's strict rule). Score of class k = its number of votes.
@@ -27,7 +30,7 @@ import inspect
 
 import numpy as np
 
-from .utils import check_data, check_data_labels, model
+from .utils import check_bool, check_data, check_data_labels, model
 
 __all__ = ["OneVsRest", "OneVsOne", "train_one_vs_rest", "train_one_vs_one"]
 
@@ -82,29 +85,45 @@ class OneVsRest:
     Attributes
     ----------
     models : tuple
-        The K binary models.
+        The binary models: K, or K - 1 with ``last_implicit`` (classes 0..K-2).
+    last_implicit : bool
+        Note 003's K - 1 classifiers: the last class has no model of its own and is the
+        decision wherever no model claims x.
     """
 
     models: tuple
+    last_implicit: bool = False
 
     @property
     def n_classes(self) -> int:
-        return len(self.models)
+        return len(self.models) + int(self.last_implicit)
 
     def scores(self, D) -> np.ndarray:
-        """Class scores (K, N): row k is ``models[k].scores(D)``; decide by arg max."""
+        """Class scores (K, N): row k is ``models[k].scores(D)``; decide by arg max. With
+        ``last_implicit`` the last row is 0, the threshold of the others' claims."""
         X = check_data(D)
-        return np.vstack([_binary_scores(m, X, f"class {k} vs rest")
-                          for k, m in enumerate(self.models)])
+        rows = [_binary_scores(m, X, f"class {k} vs rest") for k, m in enumerate(self.models)]
+        if self.last_implicit:
+            rows.append(np.zeros(X.shape[1]))
+        return np.vstack(rows)
 
     def claims(self, D) -> np.ndarray:
         """(K, N) booleans, ``s_k(x) > 0``: the classes that claim each sample. A column with
-        none or several True is in an ambiguous region of one versus the rest."""
-        return self.scores(D) > 0
+        none or several True is in an ambiguous region of one versus the rest. With
+        ``last_implicit`` the last class claims exactly the samples no other class claims."""
+        S = self.scores(D)
+        C = S > 0
+        if self.last_implicit:
+            C[-1] = ~C[:-1].any(axis=0)
+        return C
 
     def predict(self, D) -> np.ndarray:
-        """Labels (N,): arg max of the scores, ties to the lowest class."""
-        return np.argmax(self.scores(D), axis=0)
+        """Labels (N,): arg max of the scores, ties to the lowest class; with
+        ``last_implicit``, the last class where no model's score is > 0 (the strict rule)."""
+        S = self.scores(D)
+        if self.last_implicit:
+            return np.where((S[:-1] > 0).any(axis=0), np.argmax(S[:-1], axis=0), S.shape[0] - 1)
+        return np.argmax(S, axis=0)
 
 
 @model
@@ -140,7 +159,7 @@ class OneVsOne:
         return np.argmax(self.scores(D), axis=0)
 
 
-def train_one_vs_rest(train, D, L) -> OneVsRest:
+def train_one_vs_rest(train, D, L, last_implicit: bool = False) -> OneVsRest:
     """Train one binary model per class, that class against all the others.
 
     Parameters
@@ -150,6 +169,9 @@ def train_one_vs_rest(train, D, L) -> OneVsRest:
     D : array_like, shape (D, N)
     L : array_like, shape (N,)
         Labels 0..K-1, every class present, K >= 2.
+    last_implicit : bool
+        False (default): K models. True: note 003's K - 1 models, for classes 0..K-2, the last
+        class being decided wherever none of them claims x.
 
     Returns
     -------
@@ -164,7 +186,10 @@ def train_one_vs_rest(train, D, L) -> OneVsRest:
     """
     D, L, K = _check_multiclass(D, L)
     _check_train(train, D, L)
-    return OneVsRest(models=tuple(train(D, (L == k).astype(np.int64)) for k in range(K)))
+    last_implicit = check_bool(last_implicit, "last_implicit")
+    n = K - 1 if last_implicit else K
+    return OneVsRest(models=tuple(train(D, (L == k).astype(np.int64)) for k in range(n)),
+                     last_implicit=last_implicit)
 
 
 def train_one_vs_one(train, D, L) -> OneVsOne:

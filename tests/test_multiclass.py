@@ -133,3 +133,30 @@ def test_trainer_with_hyperparameters_left_unfixed_shows_the_lambda():
     # callables without a readable signature and keyword-only extras with defaults are fine
     ovr = train_one_vs_rest(lambda X, Y, *, C=1.0: train_svm_linear(X, Y, C, None), D, L)
     assert ovr.n_classes == 3
+
+
+def test_one_vs_rest_with_k_minus_1_classifiers_as_note_003_describes():
+    from mlpr.logreg import train_logreg_binary
+
+    rng = np.random.default_rng(3)
+    L = np.repeat([0, 1, 2], 30)
+    D = rng.normal(size=(2, 90)) + np.array([[0.0, 4.0, 2.0], [0.0, 0.0, 4.0]])[:, L]
+
+    def train(X, Y):
+        return train_logreg_binary(X, Y, 1e-3)
+
+    ovr = train_one_vs_rest(train, D, L, last_implicit=True)
+    assert len(ovr.models) == 2 and ovr.n_classes == 3
+    full = train_one_vs_rest(train, D, L)
+    # the K - 1 models are the first K - 1 of the K-model construction
+    np.testing.assert_array_equal(ovr.scores(D)[:2], full.scores(D)[:2])
+    G = rng.uniform(-3, 7, size=(2, 2000))
+    s0, s1 = ovr.models[0].scores(G), ovr.models[1].scores(G)
+    by_hand = np.where((s0 > 0) | (s1 > 0), np.where(s0 >= s1, 0, 1), 2)
+    np.testing.assert_array_equal(ovr.predict(G), by_hand)
+    claims = ovr.claims(G)
+    np.testing.assert_array_equal(claims[2], ~((s0 > 0) | (s1 > 0)))
+    # with K - 1 models no point is claimed by nobody; some by several
+    assert claims.sum(axis=0).min() == 1 and claims.sum(axis=0).max() == 2
+    with pytest.raises(TypeError, match="last_implicit"):
+        train_one_vs_rest(train, D, L, last_implicit="yes")

@@ -255,27 +255,38 @@ def logreg(D, L):
 
 
 ovr, ovo = train_one_vs_rest(logreg, X62, L62), train_one_vs_one(logreg, X62, L62)
+ovr2 = train_one_vs_rest(logreg, X62, L62, last_implicit=True)  # note 003's K - 1 classifiers
 box = np.meshgrid(np.linspace(-2.5, 6.5, 300), np.linspace(-2.5, 6.0, 300))
 G = np.vstack([box[0].ravel(), box[1].ravel()])
 n_claims = ovr.claims(G).sum(axis=0)
+n_claims2 = ovr2.claims(G)[:-1].sum(axis=0)  # the K - 1 classifiers' own claims
 votes = ovo.scores(G)
 tie = (votes == votes.max(axis=0)).sum(axis=0) > 1
 lec.table("ovr_ovo", "Share of the plotted square (-2.5..6.5 x -2.5..6) that the binary "
           "decisions leave ambiguous",
           ["scheme", "no class claims x %", "several classes claim x / votes tie %",
            "training error % (arg max)"],
-          [["one versus the rest", 100 * np.mean(n_claims == 0), 100 * np.mean(n_claims > 1),
-            100 * error_rate(ovr.predict(X62), L62)],
+          [["one versus the rest, K classifiers", 100 * np.mean(n_claims == 0),
+            100 * np.mean(n_claims > 1), 100 * error_rate(ovr.predict(X62), L62)],
+           ["one versus the rest, K - 1 classifiers (note 003)", 0.0,
+            100 * np.mean(n_claims2 > 1), 100 * error_rate(ovr2.predict(X62), L62)],
            ["one versus one", 0.0, 100 * np.mean(tie), 100 * error_rate(ovo.predict(X62), L62)]])
+lec.claim("one versus the rest with K - 1 classifiers leaves no region unclaimed, and some "
+          "claimed twice", np.all(ovr2.claims(G).sum(axis=0) >= 1) and np.any(n_claims2 > 1),
+          source=INVARIANT)
 lec.claim("one versus one: every tie is one vote per class (1, 1, 1)",
           np.all(votes[:, tie] == 1), source=INVARIANT)
-fig, axes = figure_grid(1, 2, width=5.5, height=4.8,
+fig, axes = figure_grid(1, 3, width=4.8, height=4.6,
                         title="Notes 003, Fig. 6.2: the ambiguous regions of binary "
                               "discriminants (3 x 60 samples, seed 7)")
 plot_one_vs_rest_regions(X62, L62, ovr.claims, ax=axes[0, 0],
-                         title="one versus the rest: s_k(x) > 0")
+                         title="one versus the rest, K = 3 classifiers")
+plot_one_vs_rest_regions(X62, L62, ovr2.claims, ax=axes[0, 1],
+                         title="one versus the rest, K - 1 = 2 classifiers\n(class 2 where "
+                               "neither claims x)", region_labels=(None,
+                                                                   "several classes claim x"))
 plot_one_vs_rest_regions(
-    X62, L62, lambda X: (lambda V: V == V.max(axis=0))(ovo.scores(X)), ax=axes[0, 1],
+    X62, L62, lambda X: (lambda V: V == V.max(axis=0))(ovo.scores(X)), ax=axes[0, 2],
     title="one versus one: the classes with most votes", region_labels=(None, "the votes tie "
                                                                           "(1-1-1)"))
 fig.tight_layout()
@@ -347,6 +358,20 @@ lec.figure(fig, "notes004_knn_k.png")
 lec.table("knn_k", "k-NN error % against k", ["k", "training", "test"], rows)
 lec.claim("k = 1 makes no training error (each sample is its own nearest neighbour)",
           rows[0][1] == 0.0, source=INVARIANT)
+
+# notes 004's neighbourhood N_h(x): the k nearest training points within distance h of x
+lec.section("Notes 004: k-NN within a radius h, N_h(x) = top-k{x_n : d(x_n, x) <= h}, k = 51")
+rows = []
+for h in (None, 2.0, 1.0, 0.5):
+    m = train_knn(X3, L3, 51, h=h)
+    n = m.n_within(X3te)
+    rows.append(["none" if h is None else f"{h:g}", float(np.mean(n)), 100 * np.mean(n == 0),
+                 100 * error_rate(m.predict(X3te), L3te)])
+lec.table("knn_radius", "k = 51 with a radius h: mean |N_h(x)| on the test samples, share with "
+          "no training point within h (uniform posterior, the nearest point's class), test "
+          "error %", ["h", "mean |N_h|", "empty N_h %", "test error %"], rows)
+lec.claim("a smaller radius keeps fewer neighbours (mean |N_h| decreases with h)",
+          all(a[1] >= b[1] for a, b in zip(rows, rows[1:])), source=INVARIANT)
 
 # -- notes 004: naive Bayes on a bag of words ---------------------------------------------------
 lec.section("Notes 004: Gaussian, Bernoulli and multinomial naive Bayes on a bag of words")
