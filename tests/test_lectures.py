@@ -95,6 +95,36 @@ def test_student_mode_on_lecture_05_reproduces_its_tables(quick_results, tmp_pat
     assert "(computed with your code: " in proc.stdout
 
 
+@pytest.mark.parametrize("name", LECTURES)
+def test_lectures_are_divided_into_notebook_cells(name):
+    # `# %%` cells at the sections: VS Code, PyCharm, Spyder and Jupytext open them as notebooks
+    text = (REPO / "lectures" / name / "run.py").read_text()
+    cells = re.findall(r"^# %% (.+)$", text, flags=re.M)
+    assert len(cells) >= 3 and cells[0].startswith("set-up"), cells
+    assert not re.search(r"^# -- .*-{5,}$", text, flags=re.M)  # every section banner is a cell
+
+
+def test_running_the_cells_in_order_gives_the_scripts_results(quick_results, tmp_path,
+                                                              monkeypatch):
+    import ast
+
+    name = "10_linear_methods"
+    source = (REPO / "lectures" / name / "run.py").read_text()
+    cells = re.split(r"^# %%.*$", source, flags=re.M)
+    assert len(cells) >= 4
+    namespace = {"__name__": "__main__", "__doc__": ast.get_docstring(ast.parse(source))}
+    monkeypatch.setattr(sys, "argv", ["run.py", "--quick", "--out", str(tmp_path)])
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    for cell in cells:  # one namespace, one cell at a time, as a notebook runs them
+        exec(compile(cell, f"{name} cell", "exec"), namespace)
+    cells_run = json.loads((tmp_path / "results.json").read_text())
+    script_run = json.loads((quick_results(name) / "results.json").read_text())
+    assert [c["what"] for c in cells_run["checks"]] == [c["what"] for c in script_run["checks"]]
+    for a, b in zip(cells_run["checks"], script_run["checks"]):
+        assert a.get("measured", a.get("holds")) == b.get("measured", b.get("holds")), a["what"]
+    assert cells_run["tables"] == script_run["tables"]
+
+
 def _readme_commands(prefix):
     """The README's shell lines that start with ``prefix`` (in ```sh blocks)."""
     blocks = re.findall(r"```sh\n(.*?)```", README, flags=re.S)

@@ -5,6 +5,7 @@ scatter plots, and the dataset statistics (mean, covariance, variance, standard 
 correlation). The reference statistics are those of the course's lab 2 solution.
 """
 
+# %% set-up: imports, the lecture object, helpers
 import numpy as np
 from _lecture import CLOSED_FORM, Lecture, lab
 
@@ -14,12 +15,12 @@ from mlpr.plots import plot_class_histograms, plot_pair_scatter
 
 lec = Lecture("02_iris_exploration", __doc__)
 
-# -- load: one column per flower ------------------------------------------------------------------
+# %% load: one column per flower
 D, L = load_iris()
 lec.check("D.shape (features, samples)", D.shape, (4, 150), tol=0, fmt="{:.0f}", source=lab(2))
 lec.check("samples per class", np.bincount(L), (50, 50, 50), tol=0, fmt="{:.0f}", source=lab(2))
 
-# -- statistics: the notes' mean and (1/N) covariance ---------------------------------------------
+# %% statistics: the notes' mean and (1/N) covariance
 lec.section("Dataset statistics (all 150 flowers)")
 mu, C = compute_mu_C(D)
 var = D.var(axis=1)  # the diagonal of C
@@ -41,7 +42,7 @@ lec.section("Per-class means")
 lec.table("class_means", "Class means (cm)", ["class"] + list(IRIS_FEATURES),
           [[name] + list(D[:, L == k].mean(axis=1)) for k, name in enumerate(IRIS_CLASSES)])
 
-# -- figures -------------------------------------------------------------------------------------
+# %% figures
 lec.figure(plot_class_histograms(D, L, feature_names=IRIS_FEATURES, class_names=IRIS_CLASSES,
                                  title="Iris: per-class histograms of each feature"),
            "iris_histograms.png")

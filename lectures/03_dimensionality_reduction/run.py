@@ -6,6 +6,7 @@ projection dimension m. References: the iris LDA classifier of the course's lab 
 MNIST error rates of the course slides (the notes describe these results only in words).
 """
 
+# %% set-up: imports, the lecture object, helpers
 import numpy as np
 from _lecture import Lecture
 
@@ -19,7 +20,7 @@ lec = Lecture("03_dimensionality_reduction", __doc__)
 # in student mode (--student PATH) the lab's functions are the student's
 fit_pca, fit_lda, train_lda_binary = lec.use(fit_pca, fit_lda, train_lda_binary)
 
-# -- iris: PCA and LDA projections --------------------------------------------------------------
+# %% iris: PCA and LDA projections
 D, L = load_iris()
 pca = fit_pca(D, 4)
 lec.section("Iris PCA")
@@ -42,7 +43,7 @@ lec.figure(plot_class_histograms(Y, L, feature_names=["LDA direction 1", "LDA di
                                  class_names=IRIS_CLASSES, title="Iris: LDA directions"),
            "iris_lda_hist.png")
 
-# -- LDA as a binary classifier: versicolor (1) vs virginica (0) --------------------------------
+# %% LDA as a binary classifier: versicolor (1) vs virginica (0)
 lec.section("LDA classifier, iris versicolor (1) vs virginica (0), split_db_2to1(seed=0)")
 DB, LB = load_iris_binary()
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(DB, LB, seed=0)
@@ -71,7 +72,7 @@ fig.axes[0].annotate(f"t = {clf.t:.3f}", (clf.t, 1), xycoords=("data", "axes fra
                      xytext=(3, -12), textcoords="offset points")
 lec.figure(fig, "iris_lda_binary_hist.png")
 
-# -- MNIST: nearest class mean after PCA and PCA + LDA ------------------------------------------
+# %% MNIST: nearest class mean after PCA and PCA + LDA
 DTR, LTR, DTE, LTE = lec.load_mnist()
 lec.section(f"MNIST ({lec.mnist_sizes}): nearest-class-mean test error rate (%)")
 

@@ -7,6 +7,7 @@ pseudo-counts that remove it; the Bayesian estimate of a coin's probability (not
 4.5.1): 3 heads in 3 tosses, pi_ML = 1 against the Beta posterior of a few priors.
 """
 
+# %% set-up: imports, the lecture object, helpers
 import numpy as np
 from _lecture import CLOSED_FORM, INVARIANT, Lecture
 
@@ -33,7 +34,7 @@ from mlpr.plots import (
 lec = Lecture("04_density_estimation", __doc__)
 D, L = load_iris()
 
-# -- 1-D ML fits: one Gaussian per class and feature --------------------------------------------
+# %% 1-D ML fits: one Gaussian per class and feature
 lec.section("1-D ML Gaussian per class and feature: mu, sigma^2 (1/N), log-likelihood")
 rows = []
 fig, axes = figure_grid(3, 4, title="Iris: ML Gaussian density over each class's histogram")
@@ -50,7 +51,7 @@ lec.table("fits_1d", "Per-class, per-feature ML fits", ["class", "feature", "mu"
 fig.tight_layout()
 lec.figure(fig, "iris_ml_gaussian_1d.png")
 
-# -- 2-D ML fits: petal length and width, full covariance --------------------------------------
+# %% 2-D ML fits: petal length and width, full covariance
 P = D[2:4]
 fits = [compute_mu_C(P[:, L == k]) for k in range(3)]
 lec.figure(plot_gaussian_contours_2d(
@@ -58,7 +59,7 @@ lec.figure(plot_gaussian_contours_2d(
     xlabel=IRIS_FEATURES[2], ylabel=IRIS_FEATURES[3],
     title="Iris: 2-D ML Gaussian per class (petal features)"), "iris_ml_gaussian_2d.png")
 
-# -- the ML estimate maximises the log-likelihood ---------------------------------------------
+# %% the ML estimate maximises the log-likelihood
 lec.section("Log-likelihood of the 4-D versicolor data around the ML estimate")
 X = D[:, L == 1]
 mu, C = compute_mu_C(X)
@@ -81,7 +82,7 @@ plot_curves(scales, {"ll(mu_ML, s C_ML)": ll_C}, xlabel="covariance scale s", lo
 fig.tight_layout()
 lec.figure(fig, "loglikelihood_perturbation.png")
 
-# -- discrete models: a coin and a die, zero counts and pseudo-counts -------------------------
+# %% discrete models: a coin and a die, zero counts and pseudo-counts
 lec.section("Bernoulli coin: ML from 5 flips, all heads")
 flips = np.array([1, 1, 1, 1, 1])  # heads = 1
 test_flips = np.array([1, 0, 1, 1, 0, 1])
@@ -110,7 +111,7 @@ lec.figure(plot_bars(range(1, 7), {**pmfs, "fair die": np.full(6, 1 / 6)}, xlabe
                      title="Die: ML categorical estimate from 12 rolls, with pseudo-counts"),
            "die_pseudocounts.png")
 
-# -- Bayesian estimation of the coin: 3 tosses, 3 heads (notes section 4.5.1) -----------------
+# %% Bayesian estimation of the coin: 3 tosses, 3 heads (notes section 4.5.1)
 lec.section("Coin, 3 tosses, 3 heads: pi_ML = 1 against the Beta posterior Beta(a + 3, b)")
 tosses = np.array([1, 1, 1])
 lec.check("pi_ML", ml_bernoulli(tosses), 1.0, tol=0, source=CLOSED_FORM)

@@ -7,6 +7,7 @@ course's lab solutions (lab 5; the confusion matrices, lab 7) and the MNIST erro
 course slides (the notes describe these results only in words).
 """
 
+# %% set-up: imports, the lecture object, helpers
 import numpy as np
 from _lecture import INVARIANT, SLIDES, Lecture
 
@@ -49,7 +50,7 @@ def error_pct(train, DTR, LTR, DTE, LTE):
     return 100 * error_rate(map_decisions(S, uniform_priors(S.shape[0])), LTE)
 
 
-# -- iris, 2/3 - 1/3 split -------------------------------------------------------------------------
+# %% iris, 2/3 - 1/3 split
 lec.section("Iris, split_db_2to1(seed=0): 100 training, 50 validation flowers, uniform priors")
 D, L = load_iris()
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
@@ -77,7 +78,7 @@ lec.figure(plot_gaussian_contours_2d(
     class_names=IRIS_CLASSES, xlabel=IRIS_FEATURES[2], ylabel=IRIS_FEATURES[3],
     title="Iris: MVG class-conditional densities"), "iris_class_densities.png")
 
-# -- the recitation's pair of figures: linear (tied) vs quadratic (MVG) boundaries -------------
+# %% the recitation's pair of figures: linear (tied) vs quadratic (MVG) boundaries
 rng = np.random.default_rng(0)
 means = [np.array([0.0, 0.0]), np.array([3.0, 0.5]), np.array([1.0, 3.0])]
 covs = [np.array([[1.0, 0.6], [0.6, 1.0]]), np.array([[0.4, 0.0], [0.0, 2.0]]),
@@ -94,7 +95,7 @@ for ax, (name, train) in zip(axes[0], [("LDA (tied): linear boundaries", train_t
 fig.tight_layout()
 lec.figure(fig, "tied_vs_mvg_boundaries.png")
 
-# -- MNIST: Gaussian models after PCA and PCA + LDA --------------------------------------------
+# %% MNIST: Gaussian models after PCA and PCA + LDA
 DTR, LTR, DTE, LTE = lec.load_mnist()
 lec.progress("PCA on the training images")
 pca = fit_pca(DTR, 200)
@@ -137,7 +138,7 @@ lec.figure(plot_curves(ms, curves, xlabel="PCA dimension m", ylabel="test error 
                        title=f"MNIST ({lec.mnist_sizes}):\nGaussian classifiers after PCA"),
            "mnist_error_vs_pca_dim.png")
 
-# -- MNIST with discrete naive Bayes models ---------------------------------------------------
+# %% MNIST with discrete naive Bayes models
 lec.section(f"MNIST ({lec.mnist_sizes}), discrete naive Bayes on the 784 pixels, test error %")
 pix_tr = np.rint(DTR * 255).astype(np.int64)  # the original 0..255 intensities
 pix_te = np.rint(DTE * 255).astype(np.int64)
@@ -154,7 +155,7 @@ lec.table("mnist_discrete", "Test error % against the pseudo-count eps",
           ["eps", "Bernoulli (pixel >= 128)", "multinomial (ink counts)",
            "categorical (4 levels)"], rows)
 
-# -- prototype methods ----------------------------------------------------------------------
+# %% prototype methods
 lec.section(f"MNIST ({lec.mnist_sizes}), nearest class mean and k-NN, test error %")
 nm = {"raw": (DTR, DTE), "PCA m=50": (ZTR[:50], ZTE[:50])}
 for name, (XTR, XTE) in nm.items():

@@ -9,6 +9,7 @@ References: the iris results of the course's lab 8 solution and the MNIST result
 slides (the notes describe the MNIST results only in words).
 """
 
+# %% set-up: imports, the lecture object, helpers
 import warnings
 from itertools import combinations
 
@@ -54,7 +55,7 @@ def pct_error_multi(model, X, L):
     return 100 * error_rate(model.scores(X).argmax(axis=0), L)
 
 
-# -- iris, 3 classes ----------------------------------------------------------------------------
+# %% iris, 3 classes
 lec.section("Iris, 3 classes, multiclass LR, split_db_2to1(seed=0): 100 train, 50 validation")
 D, L = load_iris()
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
@@ -63,7 +64,7 @@ for l in (1e-3, 1e-1, 1.0):
     lec.check(f"lambda = {l:g}: error % (objective {m.objective:.6f})",
               pct_error_multi(m, DVAL, LVAL), fmt="{:.1f}", ref=f"iris_multiclass/{l:g}")
 
-# -- iris, versicolor (1) vs virginica (0) --------------------------------------------------------
+# %% iris, versicolor (1) vs virginica (0)
 lec.section("Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): 66 train, 34 validation")
 D, L = load_iris_binary()
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
@@ -89,7 +90,7 @@ lec.check("iris binary, lambda = 1e-3: J* with eq. 121 features - J* with the ha
           q_full.objective - q_half.objective, 0.0, tol=1e-8, fmt="{:.2e}",
           source=_lecture.INVARIANT)
 
-# -- figures: sigmoid, losses, boundaries, error and minDCF against lambda ----------------------
+# %% figures: sigmoid, losses, boundaries, error and minDCF against lambda
 x = np.linspace(-8, 8, 401)
 lec.figure(plot_curves(x, {"sigma(s) = 1 / (1 + exp(-s))": 1 / (1 + np.exp(-x))}, marker="",
                        xlabel="score s = w'x + b", ylabel="P(class 1 | x)",
@@ -133,7 +134,7 @@ fig.axes[0].set_xticks(decades, [f"{v:g}" for v in decades])  # one label per de
 fig.axes[0].minorticks_off()
 lec.figure(fig, "iris_error_mindcf_vs_lambda.png")
 
-# -- the perceptron -----------------------------------------------------------------------------
+# %% the perceptron
 lec.section("The perceptron (eta = 1, random order each epoch, rng seed 0)")
 D, L = load_iris()
 XS, YS = binary_task(D, L, 0, 1)  # setosa (1) vs versicolor (0): linearly separable
@@ -154,7 +155,7 @@ lec.check(f"MNIST ({lec.mnist_sizes}) 0 (1) vs 1 (0), {XTR.shape[1]} training im
 lec.check("MNIST 0 vs 1, perceptron test error %", 100 * error_rate(p.scores(XTE) > 0, YTE),
           fmt="{:.2f}")
 
-# -- MNIST: features ----------------------------------------------------------------------------
+# %% MNIST: features
 LAMBDAS = [0.0, 1e-5, 1e-3, 1e-1]
 # solver settings (see README): gradient tolerance and iteration caps; lambda = 0 has no
 # minimiser on separable features, so the number of iterations decides where it stops
@@ -185,7 +186,7 @@ FEATURES = {"raw": (DTR, DTE), "PCA 50": (ZTR[:50], ZTE[:50]), "PCA 100": (ZTR, 
             "quadratic PCA 50": (pca.transform(DTR - pca.mu)[:50],
                                  pca.transform(DTE - pca.mu)[:50])}
 
-# -- MNIST, 10 classes ----------------------------------------------------------------------------
+# %% MNIST, 10 classes
 lec.section(f"MNIST, 10 classes, multiclass LR: test error % ({lec.mnist_sizes})")
 mc_err, mc_rows, mc_notes = {}, [], []
 for name in ("raw", "PCA 50", "PCA 100", "PCA 100 + LDA 9", "quadratic PCA 50"):
@@ -224,7 +225,7 @@ lec.figure(plot_curves([f"{l:g}" for l in LAMBDAS], mc_err, xlabel="lambda",
                        title=f"MNIST ({lec.mnist_sizes}): multiclass LR"),
            "mnist_multiclass_error_vs_lambda.png")
 
-# -- MNIST, 45 digit pairs ------------------------------------------------------------------------
+# %% MNIST, 45 digit pairs
 PAIRS = list(combinations(range(10), 2))  # (a, b): digit a = 1 (target), b = 0
 if lec.quick:
     PAIRS = [(0, 1), (3, 8), (4, 9)]

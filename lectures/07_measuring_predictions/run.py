@@ -10,6 +10,7 @@ example, the notes' voting example, and the MNIST EERs of the course slides (the
 the MNIST results only in words).
 """
 
+# %% set-up: imports, the lecture object, helpers
 from functools import partial
 from itertools import combinations
 
@@ -74,7 +75,7 @@ lec = Lecture("07_measuring_predictions", __doc__)
     train_tied, train_logreg_binary, fit_pca)
 MODELS = {"MVG": train_mvg, "tied": train_tied, "naive Bayes": train_naive_bayes}
 
-# -- the notes' worked example: one sample, three classes -----------------------------------------
+# %% the notes' worked example: one sample, three classes
 lec.section("Worked example: costs [[0,1,2],[1,0,1],[2,1,0]], posteriors (0.40, 0.25, 0.35)")
 C3 = np.array([[0.0, 1, 2], [1, 0, 1], [2, 1, 0]])  # C3[a, c]: cost of deciding a when c is true
 lp = np.log(vcol([0.40, 0.25, 0.35]))
@@ -83,7 +84,7 @@ lec.check("expected cost of deciding a = 0, 1, 2", expected_costs(lp, C3)[:, 0],
 lec.check("Bayes decision: index 1 here = the notes' class 2 (they count from 1)",
           bayes_decisions(lp, C3)[0], 1, tol=0, fmt="{:.0f}", source="the notes' worked example")
 
-# -- iris, versicolor (1) vs virginica (0): DCF for five applications -----------------------------
+# %% iris, versicolor (1) vs virginica (0): DCF for five applications
 lec.section("Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): 66 train, 34 validation")
 D, L = load_iris_binary()
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
@@ -112,7 +113,7 @@ lec.check("the DCF of the Bayes decisions is the actDCF (all models, all applica
           max(abs(r[1] - r[3]) for r in res.values()), 0, tol=1e-12, fmt="{:.3g}",
           source=CLOSED_FORM)
 
-# -- MNIST: 45 digit pairs after one PCA ---------------------------------------------------------
+# %% MNIST: 45 digit pairs after one PCA
 DTR, LTR, DTE, LTE = lec.load_mnist()
 lec.progress(f"PCA on all {DTR.shape[1]} training images")
 pca = fit_pca(DTR, 100)
@@ -159,7 +160,7 @@ fig.set_size_inches(10, 4.2)
 fig.axes[0].tick_params(axis="x", labelrotation=90, labelsize=7)
 lec.figure(fig, "mnist_pairwise_eer.png")
 
-# -- one hard pair: 4 (1) vs 9 (0) ---------------------------------------------------------------
+# %% one hard pair: 4 (1) vs 9 (0)
 lec.section(f"MNIST ({lec.mnist_sizes}) 4 (1) vs 9 (0), PCA 50: ROC, DET and Bayes error plots")
 title = f"MNIST 4 (target) vs 9, PCA 50, test scores\n({lec.mnist_sizes})"
 lec.figure(plot_roc({f"{n} (EER {100 * eer(s, L49, method='threshold'):.2f}%)":
@@ -203,7 +204,7 @@ lec.check("un-normalised DCF (eq. 136) = pi FN / N_T + (1 - pi) FP / N_F", dcf(d
 lec.claim("the derivation's FN / N_F gives another number (the slip of eq. 136's derivation)",
           abs(pi * fn / nF + (1 - pi) * fp / nF - dcf(d49, L49, pi, normalize=False)) > 1e-6)
 
-# -- MNIST, 10 classes: Bayes decisions for a non-uniform cost matrix ----------------------------
+# %% MNIST, 10 classes: Bayes decisions for a non-uniform cost matrix
 lec.section(f"MNIST ({lec.mnist_sizes}), 10 classes, MVG on PCA 50, uniform priors: Bayes vs "
             "MAP decisions")
 COSTS = uniform_cost_matrix(10)  # COSTS[a, c]: cost of deciding a when the true digit is c
@@ -241,7 +242,7 @@ for ax, (k, p) in zip(axes[0], pred.items()):
 fig.tight_layout()
 lec.figure(fig, "mnist_confusion_bayes_vs_map.png")
 
-# -- calibration and fusion (ch. 7.3-7.4) ----------------------------------------------------------
+# %% calibration and fusion (ch. 7.3-7.4)
 lec.section(f"Calibration and fusion (ch. 7.3-7.4): MNIST ({lec.mnist_sizes}) pairs, PCA 50")
 print("Out-of-fold training scores (kfold_scores, k = 5) -> kfold_calibrate (k = 5, seed 0, "
       "target prior 0.5) for the training-set view, and the final calibrator (trained on all the "
@@ -316,7 +317,7 @@ for n in CAL_SYSTEMS:
               source="expected, notes 7.3")
 
 
-# -- score-level combination versus voting (ch. 7.4) ---------------------------------------------
+# %% score-level combination versus voting (ch. 7.4)
 lec.section("Score-level combination versus voting (ch. 7.4)")
 print("The notes' example: three systems' llrs on two samples; decisions llr > 0 (pi = 0.5); "
       "fusion of calibrated llrs with alpha = 1, gamma = 0 is their sum")
@@ -351,7 +352,7 @@ lec.claim("fusion beats voting: mean actDCF of the fused llrs < mean DCF of the 
 lec.claim("where vote and fusion disagree, the fusion is right more often, each prior",
           np.all(split.sum(axis=0)[:, 0] > split.sum(axis=0)[:, 1]), source="expected, notes 7.4")
 
-# -- multiclass calibration (end of ch. 7.3) ------------------------------------------------------
+# %% multiclass calibration (end of ch. 7.3)
 DIGITS = np.array([3, 5, 8])
 lec.section(f"Multiclass calibration (end of ch. 7.3): MNIST ({lec.mnist_sizes}) digits 3, 5, 8 "
             "(classes 0, 1, 2), PCA 50")

@@ -8,6 +8,7 @@ against an invariant of the chapter (KKT conditions, strong duality), the lab pu
 that this script could cite.
 """
 
+# %% set-up: imports, the lecture object, helpers
 import _lecture  # before numpy: one BLAS thread unless the caller chooses (see _lecture)
 import numpy as np
 
@@ -51,7 +52,7 @@ def evaluate(s, L):
     return 100 * error_rate(s > 0, L), min_dcf(s, L, 0.5), act_dcf(s, L, 0.5)
 
 
-# -- iris: the labs' task -------------------------------------------------------------------------
+# %% iris: the labs' task
 lec.section("Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): 66 train, 34 validation")
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(*load_iris_binary(), seed=0)
 rows, gaps, viol = [], [], []
@@ -109,7 +110,7 @@ lec.claim("without max(0, .) the objective of eq. 181 decreases without bound in
           and svm_primal_objective(rb.w, rb.b + shift, DTR, LTR, 1.0, prior=0.1)
           > svm_primal_objective(rb.w, rb.b, DTR, LTR, 1.0, prior=0.1))
 
-# -- iris figures ---------------------------------------------------------------------------------
+# %% iris figures
 lec.section("Figures on two iris features")
 D, L = load_iris()
 keep = L < 2  # setosa (0) vs versicolor (1), sepal length and width: separable
@@ -185,7 +186,7 @@ plot_decision_regions(S3, L, ovo.predict, class_names=IRIS_CLASSES, xlabel=IRIS_
                       title="one vs one: votes (ties to lowest class)")
 lec.figure(fig, "iris_one_vs_rest_vs_one_vs_one.png")
 
-# -- the three kinds of training point (KKT, eq. 163-164) ----------------------------------------
+# %% the three kinds of training point (KKT, eq. 163-164)
 lec.section("The three kinds of training point: iris versicolor (1) vs virginica (0), petal "
             "features, linear SVM, C = 1, free bias")
 m = train_svm_linear(P2, LP, 1.0, K=None)
@@ -209,7 +210,7 @@ if hasattr(m, "alpha"):  # mlpr's model (a student's has no dual solution)
                            title="Iris versicolor vs virginica, linear SVM (C = 1): the three "
                                  "kinds of training point"), "svm_three_kinds_of_point.png")
 
-# -- the feature map of the polynomial kernel (eq. 176-179) -------------------------------------
+# %% the feature map of the polynomial kernel (eq. 176-179)
 lec.section("The degree-2 feature map phi (eq. 176) and the polynomial kernel (eq. 177-178)")
 
 
@@ -230,7 +231,7 @@ lec.check("linear SVM on phi(x) - kernel SVM with (x'y + 1)^2 (C = 1, free bias)
 print("The dual sees the data only through the kernel: the same optimum in a 21-dimensional "
       "feature space, without forming it.")
 
-# -- MNIST digit pairs ----------------------------------------------------------------------------
+# %% MNIST digit pairs
 DTR, LTR, DTE, LTE = lec.load_mnist(n_train=3000, n_test=1000)
 PAIRS = [(0, 1), (3, 8), (4, 9)] if lec.quick else [(a, b) for a in range(10)
                                                      for b in range(a + 1, 10)]
@@ -341,7 +342,7 @@ print(f"The notes call the RBF kernel the best performer on MNIST; this table do
 lec.check("C = 1: mean EER % of RBF gamma = 2 and of poly d = 2 on the same subsample",
           [rbf2, poly_sub], fmt="{:.2f}")
 
-# -- one binary task in depth: 4 (1) vs 9 (0) ----------------------------------------------------
+# %% one binary task in depth: 4 (1) vs 9 (0)
 N_SEL = 500 if lec.quick else 1000  # training images of the pair (a seeded subsample)
 X49, Y49, XT49, YT49 = pair(4, 9, N_SEL)
 pca49 = fit_pca(DTR, 50)  # learned on every training image (labels unused)
@@ -425,7 +426,7 @@ lec.table("svm_preprocessing", "minDCF (pi = 0.5) on the 4 vs 9 test set after e
           "pre-processing (learned on the training images)",
           ["pre-processing", "linear SVM", "RBF SVM", "gamma = 1 / (D mean variance)"], rows)
 
-# -- MNIST, 10 classes ---------------------------------------------------------------------------
+# %% MNIST, 10 classes
 N_MC = 1000 if lec.quick else 5000
 rng = np.random.default_rng(10)
 idx = np.sort(rng.permutation(DTR.shape[1])[:N_MC])

@@ -8,6 +8,7 @@ an open-set task (digits 0-4 known, "none of the others" modelled by a GMM of un
 Every decision uses uniform priors, passed explicitly; scores are class log-likelihoods.
 """
 
+# %% set-up: imports, the lecture object, helpers
 from itertools import permutations
 
 import numpy as np
@@ -54,7 +55,7 @@ def error_pct(model, D, L):
     return 100 * error_rate(map_decisions(S, uniform_priors(S.shape[0])), L)
 
 
-# -- a multi-modal 1-D sample: 1, 2, 4, 8 components ---------------------------------------------
+# %% a multi-modal 1-D sample: 1, 2, 4, 8 components
 lec.section("A 1-D sample of 1,000 points from a 4-component GMM, LBG (psi = 0.01, alpha = 0.1)")
 truth = GMM.from_list([(0.3, -3.0, 0.5), (0.4, 0.0, 1.0), (0.2, 3.0, 0.3), (0.1, 6.0, 0.8)])
 x = sample_GMM(truth, 1000, np.random.default_rng(0))
@@ -86,7 +87,7 @@ lec.figure(plot_gmm_1d(x, {f"{g.n_components} component{'s' * (g.n_components > 
 lec.figure(plot_lbg_history(histories, title="EM across LBG on the 1-D sample (splits marked)"),
            "em_lbg_history.png")
 
-# -- iris petals: K-means (hard) beside EM (soft) ------------------------------------------------
+# %% iris petals: K-means (hard) beside EM (soft)
 lec.section("Iris petals (150 flowers, labels unused): K-means and EM with 3 components")
 D, L = load_iris()
 P = D[2:4]
@@ -106,7 +107,7 @@ plot_clusters_2d(P, responsibilities(P, gmm_em), means=gmm_em.mu, gmm=gmm_em,
 fig.tight_layout()
 lec.figure(fig, "iris_kmeans_vs_em.png")
 
-# -- hard EM (eq. 193-196) against soft EM (eq. 191, 199-201), the same start --------------------
+# %% hard EM (eq. 193-196) against soft EM (eq. 191, 199-201), the same start
 lec.section("Iris petals, 3 components, full covariances: hard EM against soft EM from the "
             "K-means clusters")
 start = gmm_from_clusters(P, z_km, cov_type="full")
@@ -141,7 +142,7 @@ plot_clusters_2d(P, responsibilities(P, gmm_em), means=gmm_em.mu, gmm=gmm_em,
 fig.tight_layout()
 lec.figure(fig, "iris_hard_vs_soft_em.png")
 
-# -- degeneracy: a component collapsing without the floor ----------------------------------------
+# %% degeneracy: a component collapsing without the floor
 lec.section("Degeneracy: 20 points, 8 components, EM without and with the floor psi = 0.01")
 xs = sample_GMM(truth, 20, np.random.default_rng(1))
 start = split_gmm(train_gmm_lbg(xs, 4, "full", psi=None, alpha=ALPHA)[-1], ALPHA)
@@ -188,7 +189,7 @@ plot_em_runs({"no floor": low_free, f"floor psi = {PSI:g}": low_floor}, logy=Tru
 fig.tight_layout()
 lec.figure(fig, "collapse_and_floor.png")
 
-# -- iris: the course lab's GMM classifiers ------------------------------------------------------
+# %% iris: the course lab's GMM classifiers
 lec.section("Iris, split_db_2to1(seed=0): GMM classifiers, LBG psi = 0.01, alpha = 0.1")
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
 rows, iris_err = [], {}
@@ -226,7 +227,7 @@ lec.check("versicolor, tied, 2 components: EM iterations with tol 1e-6 and with 
 lec.claim("run longer, 2 tied components explain versicolor better than 1 (the early stop is "
           "the criterion's, not the model's)", h_long[-1] > logpdf_GMM(Xv, one).mean() + 1e-3)
 
-# -- MNIST: PCA 50, one GMM per digit ------------------------------------------------------------
+# %% MNIST: PCA 50, one GMM per digit
 DTR, LTR, DTE, LTE = lec.load_mnist(3000, 1000)
 lec.section(f"MNIST ({lec.mnist_sizes}), PCA 50, one GMM per digit: test error %")
 lec.progress("PCA 50 on the training images")
@@ -264,7 +265,7 @@ lec.claim("1 diagonal component = naive Bayes floored at psi (same test error)",
 print("For comparison, lecture 06 on the full MNIST: multiclass LR on the quadratic expansion "
       "of centred PCA 50, 1.75% at lambda = 1e-3.")
 
-# -- the GMM llr of a binary task (eq. 203, as the log-ratio) beside the MVG's -------------------
+# %% the GMM llr of a binary task (eq. 203, as the log-ratio) beside the MVG's
 lec.section(f"MNIST ({lec.mnist_sizes}), PCA 50, 4 (1) vs 9 (0): the GMM llr, eq. 203 with its log")
 XTR, YTR = binary_task(ZTR, LTR, 4, 9)
 XTE, YTE = binary_task(ZTE, LTE, 4, 9)
@@ -304,7 +305,7 @@ lec.table("mnist_4v9_llr", "Digit 4 (1) vs 9 (0), test set: minDCF / actDCF of t
                                      "actDCF 0.1"], rows)
 
 
-# -- open set: digits 0-4 known, "none of the others" from an unlabelled pool --------------------
+# %% open set: digits 0-4 known, "none of the others" from an unlabelled pool
 lec.section(f"Open set on MNIST ({lec.mnist_sizes}, PCA 50): digits 0-4 known, 5-9 never labelled")
 half = np.random.default_rng(2).permutation(ZTR.shape[1]) < ZTR.shape[1] // 2
 known = half & (LTR < 5)

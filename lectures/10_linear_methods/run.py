@@ -8,6 +8,7 @@ and Gaussian, Bernoulli and multinomial naive Bayes on a small bag-of-words task
 Every data set is drawn here from fixed seeds: the lecture runs the same in --quick and full mode.
 """
 
+# %% set-up: imports, the lecture object, helpers
 import warnings
 from fractions import Fraction
 
@@ -59,7 +60,7 @@ def fractions(v):
     return "(" + ", ".join(str(x) for x in v) + ")"
 
 
-# -- notes 001: the worked LDA example, in exact fractions -------------------------------------
+# %% notes 001: the worked LDA example, in exact fractions
 lec.section("Notes 001: LDA with mu_1 = (3, 0), mu_0 = (1, 1), Sigma = diag((3/2)^2, (1/2)^2)")
 mu1, mu0 = [Fraction(3), Fraction(0)], [Fraction(1), Fraction(1)]
 sigma2 = [Fraction(3, 2) ** 2, Fraction(1, 2) ** 2]  # the diagonal of Sigma
@@ -118,7 +119,7 @@ lec.figure(plot_linear_boundaries_2d(
     title="Notes 001: LDA rotates the normal of the nearest-mean boundary\n"
           "(600 of 40,000 samples, Sigma = diag(9/4, 1/4))"), "notes001_nearest_mean_vs_lda.png")
 
-# -- notes 001: choose b by cross-validation when the clusters are not elliptic -------------------
+# %% notes 001: choose b by cross-validation when the clusters are not elliptic
 lec.section("Notes 001: the offset b of the LDA rule on clusters that are not elliptic (class 0 "
             "an exponential tail, class 1 a narrow Gaussian), 20 training samples per class, "
             "100 training sets, 40,000 test samples")
@@ -153,7 +154,7 @@ lec.claim("on these non-elliptic clusters an empirical offset (training or cross
           "beats the Gaussian midpoint by more than a factor 2",
           2 * max(rows[1][1], rows[2][1]) < rows[0][1], source=INVARIANT)
 
-# -- notes 004's slips, shown on numbers (docs/errata.md) ------------------------------------------
+# %% notes 004's slips, shown on numbers (docs/errata.md)
 lec.section("Notes 004: the printed Gaussian normaliser and the printed LDA threshold")
 xs = np.linspace(-40, 40, 400001)
 for sigma in (2.0, 0.5):
@@ -166,7 +167,7 @@ mid = (np.array([3.0, 0.0]) + np.array([1.0, 1.0])) / 2
 lec.check("notes 001's example: the LDA threshold w^T (mu_1 + mu_0) / 2 that notes 004 prints "
           "'= 0'", w_lib @ mid, -2 / 9, tol=1e-14, fmt="{:.6f}", source=CLOSED_FORM)
 
-# -- notes 003, Fig. 6.1: the geometry of w^T x + b --------------------------------------------
+# %% notes 003, Fig. 6.1: the geometry of w^T x + b
 lec.section("Notes 003, Fig. 6.1: w = (2, 1), b = -4; signed distances r = y(x) / ||w||")
 w61, b61 = np.array([2.0, 1.0]), -4.0
 P61 = np.array([[3.0, 0.5, 1.0], [2.0, 0.5, 2.0]])
@@ -181,7 +182,7 @@ lec.figure(plot_hyperplane_geometry(w61, b61, P61[:, :2], title="Notes 003, Fig.
                                     "y(x) = w^T x + b, w = (2, 1), b = -4"),
            "notes003_fig6_1_geometry.png")
 
-# -- notes 003, Fig. 6.3: the line joining the means vs Fisher's direction ---------------------
+# %% notes 003, Fig. 6.3: the line joining the means vs Fisher's direction
 lec.section("Notes 003, Fig. 6.3: projection on the line joining the means vs Fisher's "
             "direction (2 x 200 samples)")
 rng = np.random.default_rng(3)
@@ -215,7 +216,7 @@ lec.claim("Fisher's direction has the larger J(w)",
 lec.check("J (1/N) / J (sums) = n0 n1 / N", rows[1][2] / rows[1][1], 200 * 200 / 400, tol=1e-9,
           fmt="{:.6f}", source=CLOSED_FORM)
 
-# -- notes 003, section 6.2.4: the perceptron ----------------------------------------------------
+# %% notes 003, section 6.2.4: the perceptron
 lec.section("Notes 003, section 6.2.4: the perceptron on separable and non-separable data")
 rng = np.random.default_rng(4)
 sep = np.hstack([sample_GAU_ND([0.0, 0.0], 0.3 * np.eye(2), 50, rng),
@@ -238,7 +239,7 @@ lec.claim("converges on the separable data with no training error",
 lec.claim("does not converge within 100 epochs on the overlapping classes", not rows[1][3],
           source=INVARIANT)
 
-# -- notes 003, Fig. 6.2: one versus the rest, one versus one -----------------------------------
+# %% notes 003, Fig. 6.2: one versus the rest, one versus one
 lec.section("Notes 003, Fig. 6.2: K = 3 classes from binary linear discriminants (logistic "
             "regression, lambda = 1e-3)")
 rng = np.random.default_rng(7)
@@ -292,7 +293,7 @@ plot_one_vs_rest_regions(
 fig.tight_layout()
 lec.figure(fig, "notes003_fig6_2_ovr_ovo.png")
 
-# -- notes 000, Figs. 2-3: "LDA" and "QDA" with learned priors -----------------------------------
+# %% notes 000, Figs. 2-3: "LDA" and "QDA" with learned priors
 lec.section("Notes 000, Figs. 2-3: LDA and QDA on three Gaussian classes, priors n_k / N")
 means3 = [np.array([0.0, 0.0]), np.array([3.0, 0.5]), np.array([1.0, 3.0])]
 covs3 = [np.array([[1.0, 0.6], [0.6, 1.0]]), np.array([[0.4, 0.0], [0.0, 2.0]]),
@@ -333,7 +334,7 @@ lec.check("LDA log-posteriors: Gaussian densities vs linear discriminants a_k^T 
           "(max |diff|)", np.abs(log_posteriors(train_tied(X3, L3).scores(X3te), priors)
                                  - lin).max(), 0.0, tol=1e-10, fmt="{:.1e}", source=INVARIANT)
 
-# -- notes 004: k-NN posteriors and the effect of k ---------------------------------------------
+# %% notes 004: k-NN posteriors and the effect of k
 lec.section("Notes 004: k-NN, posteriors k_c / k (training set of notes 000's three classes)")
 queries = np.array([[1.5, 0.0, 2.0], [1.0, 2.0, 2.5]])
 knn = train_knn(X3, L3, 7)
@@ -373,7 +374,7 @@ lec.table("knn_radius", "k = 51 with a radius h: mean |N_h(x)| on the test sampl
 lec.claim("a smaller radius keeps fewer neighbours (mean |N_h| decreases with h)",
           all(a[1] >= b[1] for a, b in zip(rows, rows[1:])), source=INVARIANT)
 
-# -- notes 004: naive Bayes on a bag of words ---------------------------------------------------
+# %% notes 004: naive Bayes on a bag of words
 lec.section("Notes 004: Gaussian, Bernoulli and multinomial naive Bayes on a bag of words")
 train_texts = [  # class 0: cooking, class 1: football
     ("boil the pasta and add the tomato sauce", 0), ("chop the onion and fry it in oil", 0),
