@@ -410,6 +410,25 @@ def test_the_run_survives_raise_hang_print_files_exit_and_missing(bad_run):
     assert all(r["status"] in ("passed", "failed") for r in results.values())
 
 
+def test_allow_print_accepts_a_printing_function(tmp_path):
+    (tmp_path / "chatty.py").write_text(textwrap.dedent("""
+        import numpy as np
+
+        def logpdf_GAU_ND_fast(X, mu, C):
+            print("J =", 0.5)
+            P = np.linalg.inv(C)
+            return (-0.5 * X.shape[0] * np.log(2 * np.pi) - 0.5 * np.linalg.slogdet(C)[1]
+                    - 0.5 * ((X - mu) * (P @ (X - mu))).sum(0))
+        """))
+    def fast(*options):
+        proc = run_kit(tmp_path / "chatty.py", "--format", "json", *options)
+        return {r["name"]: r for r in json.loads(proc.stdout)[0]["results"]}["logpdf_GAU_ND_fast"]
+
+    strict, lenient = fast(), fast("--allow-print")
+    assert strict["status"] == "failed" and lenient["status"] == "passed", lenient
+    assert "printed 1 line(s)" in strict["message"] and "--allow-print" in strict["hint"]
+
+
 def test_the_submissions_working_directory_is_a_temporary_one(bad_run, tmp_path):
     # the submission saved cache.npy in its working directory, not in the caller's
     assert not (Path.cwd() / "cache.npy").exists()
