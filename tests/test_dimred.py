@@ -76,6 +76,41 @@ def test_pca_eigh_and_svd_agree(m):
 
 
 @pytest.mark.filterwarnings("ignore:.*fewer samples")  # intended: 4 samples of 6 features
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("offset", [0.0, 1e4])
+def test_pca_fast_solver_equals_reference(order, offset):
+    # several blocks of columns (16,384 each), both memory layouts, data near and far from the
+    # origin: the blocked dsyrk covariance gives the reference's P, eigenvalues, mu and trace
+    rng = np.random.default_rng(3)
+    A = rng.standard_normal((12, 12))
+    D = np.asarray(A @ rng.standard_normal((12, 40_000)) + offset, order=order)
+    fast, ref = fit_pca(D, 4), fit_pca(D, 4, solver="reference")
+    np.testing.assert_allclose(fast.P, ref.P, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(fast.eigenvalues, ref.eigenvalues, rtol=1e-10)
+    np.testing.assert_allclose(fast.mu, ref.mu, rtol=1e-14)
+    np.testing.assert_allclose(fast.total_variance, ref.total_variance, rtol=1e-10)
+
+
+def test_pca_fast_solver_equals_reference_on_iris_all_directions():
+    D, _ = load_iris()
+    fast, ref = fit_pca(D, 4), fit_pca(D, 4, solver="reference")
+    np.testing.assert_allclose(fast.P, ref.P, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(fast.eigenvalues, ref.eigenvalues, rtol=1e-12)
+    np.testing.assert_allclose(PCA(D, 2), PCA(D, 2, solver="reference"), rtol=1e-12)
+
+
+def test_pca_fast_solver_warns_on_transposed_data_like_the_reference():
+    D = _gaussian_data(nfeat=5, N=300).T
+    for solver in ("fast", "reference"):
+        with pytest.warns(UserWarning, match="D.T"):
+            fit_pca(D, 2, solver=solver)
+
+
+def test_pca_unknown_solver():
+    with pytest.raises(ValueError, match="solver"):
+        fit_pca(_gaussian_data(), 2, solver="blas")
+
+
 def test_pca_svd_with_fewer_samples_than_dimensions():
     D = _gaussian_data(nfeat=6, N=4)
     model = fit_pca(D, 6, "svd")
