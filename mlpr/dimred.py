@@ -360,8 +360,8 @@ _PCA_SOLVERS = {"eigh": _pca_eigh, "svd": _pca_svd}
 def PCA(D, m: int, method: str = "eigh", solver: str = "fast") -> np.ndarray:
     """Project ``D`` (D, N) onto its m leading principal directions, shape (m, N).
 
-    Same as ``fit_pca(D, m, method, solver).transform(D)``: ``P^T D`` with the uncentred data, as in the
-    notes. See `fit_pca`.
+    Same as ``fit_pca(D, m, method, solver).transform(D)``: ``P^T D`` with the uncentred data,
+    as in the notes. See `fit_pca`.
 
     Notes
     -----
