@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
+from . import _neighbors_fast
 from .utils import (
     check_choice,
     check_data,
@@ -202,144 +203,36 @@ def train_nearest_mean(D, L, metric: str = "euclidean") -> NearestMeanClassifier
 # k-nearest neighbours
 
 
-def _sq_dist_direct(X: np.ndarray, Q: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
-    """Squared distances summed feature by feature from the differences, in float64.
-
-    ``X`` (d, N) training data, ``Q`` (d, b) queries. With ``idx`` (b, c) of training indices,
-    returns ``R[j, i] = ||x_idx[j, i] - q_j||^2``, shape (b, c); without, all distances (b, N).
-    Every entry is accumulated in the same order, so equal difference vectors give bit-equal
-    distances and a duplicate of the query gives exactly 0.
-    """
-    R = None
-    for f in range(X.shape[0]):  # a loop over features keeps memory at one (b, c) array
-        xf = X[f][idx] if idx is not None else X[f][None, :]
-        diff = xf - Q[f][:, None]
-        R = diff * diff if R is None else R + diff * diff
+def _sq_dist(X: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """Squared distances ``R[j, i] = ||x_i - q_j||^2`` of the columns of X (d, N) and Q (d, b),
+    shape (b, N), summed feature by feature from the differences (never negative, exactly 0
+    for a duplicate of the query)."""
+    R = np.zeros((Q.shape[1], X.shape[1]))
+    for f in range(X.shape[0]):  # one (b, N) array in memory, whatever d
+        diff = X[f][None, :] - Q[f][:, None]  # x_fi - q_fj
+        R += diff * diff
     return R
 
 
-def _candidate_margin(k: int) -> int:
-    """Extra candidates kept by the approximate selection beyond the k needed."""
-    return max(k, 16)
+def _kneighbors_reference(X: np.ndarray, Q: np.ndarray, k: int,
+                          block_bytes: int) -> tuple[np.ndarray, np.ndarray]:
+    """The plain search: all N squared distances of each query, sorted by (distance, index).
 
-
-def _block_size(N: int, nfeat: int, n_cand: int, block_bytes: int) -> int:
-    """Queries per block such that its working arrays fit in ``block_bytes``: at most three
-    (b, N) 8-byte arrays (the expansion, and the exact fallback's distances and sort order) and
-    a few (b, n_cand) candidate arrays."""
-    per_query = 8 * (3 * N + 4 * n_cand + nfeat)
-    return max(1, block_bytes // per_query)
-
-
-def _smallest_unordered(G: np.ndarray, n: int) -> np.ndarray:
-    """Column indices of the n smallest entries of each row of G (b, N), unordered, (b, n).
-
-    Every entry left out is >= every selected entry of its row. Same contract as
-    ``np.argpartition(G, n - 1, axis=1)[:, :n]``, about twice as fast on wide rows: the n-th
-    smallest entry of a strided subset of each row is a threshold that at least n entries of the
-    full row meet, so one comparison pass leaves a few hundred candidates per row, and only
-    those are partitioned.
+    Returns indices and squared distances, both (M, k). Queries go one block at a time, about
+    ``block_bytes`` for the block's distances and their sort order.
     """
-    b, N = G.shape
-    stride = min(N // (8 * n), 32)  # the subset keeps >= 8n entries per row
-    if stride >= 4:
-        t = np.partition(G[:, ::stride], n - 1, axis=1)[:, n - 1]  # >= n-th smallest of the row
-        flat = np.flatnonzero(G <= t[:, None])
-        rows = flat // N
-        counts = np.bincount(rows, minlength=b)  # each >= n
-        width = int(counts.max())
-        if 4 * width <= N:
-            pos = np.arange(flat.size) - np.repeat(np.cumsum(counts) - counts, counts)
-            P = np.full((b, width), np.inf)  # rows padded with +inf, never among the n smallest
-            P[rows, pos] = G.ravel()[flat]
-            C = np.zeros((b, width), dtype=np.int64)
-            C[rows, pos] = flat - rows * N
-            return np.take_along_axis(C, np.argpartition(P, n - 1, axis=1)[:, :n], axis=1)
-    # plain argpartition, a few rows at a time so that its (rows, N) index output stays small
-    out = np.empty((b, n), dtype=np.int64)
-    for s in range(0, b, 32):
-        out[s : s + 32] = np.argpartition(G[s : s + 32], n - 1, axis=1)[:, :n]
-    return out
-
-
-def _kneighbors(
-    X: np.ndarray, Q: np.ndarray, k: int, block_bytes: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """k nearest training columns of X (d, N) for each query column of Q (d, M), validated.
-
-    Returns indices and squared distances, both (M, k), each row sorted by (distance, index).
-    """
-    nfeat, N = X.shape
-    M = Q.shape[1]
-    n_cand = min(N, k + _candidate_margin(k))
-    b = _block_size(N, nfeat, n_cand, block_bytes)
-    # Centring by the training mean leaves distances unchanged and shrinks the norms that
-    # cancel in the expansion, hence its round-off.
-    mu = X.mean(axis=1, keepdims=True)
-    Xa = _augmented(X, mu)
-    # one distance buffer for all blocks: fresh large arrays cost a page fault per 4 KiB
-    G_buf = np.empty((min(b, M), N)) if n_cand < N else None
-    idx_out = np.empty((M, k), dtype=np.int64)
-    d2_out = np.empty((M, k))
+    N, M = X.shape[1], Q.shape[1]
+    b = max(1, block_bytes // (16 * N))
+    idx, d2 = np.empty((M, k), dtype=np.int64), np.empty((M, k))
     for start in range(0, M, b):
-        sl = slice(start, start + b)
-        idx_out[sl], d2_out[sl] = _kneighbors_block(X, Xa, mu, Q[:, sl], k, n_cand, G_buf)
-    return idx_out, d2_out
-
-
-def _augmented(X: np.ndarray, mu: np.ndarray) -> np.ndarray:
-    """[x - mu; ||x - mu||^2], (d + 1, N): one product with the augmented queries [-2 (q - mu);
-    1] gives ||x||^2 - 2 q^T x, the expansion of the squared distance without ||q||^2."""
-    nfeat = X.shape[0]
-    Xa = np.empty((nfeat + 1, X.shape[1]))
-    np.subtract(X, mu, out=Xa[:nfeat])
-    Xa[nfeat] = np.sum(Xa[:nfeat] * Xa[:nfeat], axis=0)  # ||x_i - mu||^2
-    return Xa
-
-
-def _kneighbors_block(X, Xa, mu, Qb, k: int, n_cand: int, G_buf):
-    """Steps 1-4 of `KNNClassifier.kneighbors` for one block of queries Qb (d, b)."""
-    if G_buf is None:  # so few training samples that all of them are candidates
-        cand = np.broadcast_to(np.arange(X.shape[1]), (Qb.shape[1], X.shape[1]))
-    else:
-        cand, a_last, q_sq = _candidates(Xa, mu, Qb, n_cand, G_buf[: Qb.shape[1]])
-    # 3. exact distances of the candidates, sorted by (distance, training index)
-    R = _sq_dist_direct(X, Qb, cand)
-    order = np.lexsort((cand, R), axis=1)[:, :k]
-    idx = np.take_along_axis(cand, order, axis=1)
-    d2 = np.take_along_axis(R, order, axis=1)
-    if G_buf is not None:
-        _certify(X, Xa, Qb, idx, d2, a_last, q_sq)
+        R = _sq_dist(X, Q[:, start : start + b])  # (b, N)
+        order = np.argsort(R, axis=1, kind="stable")[:, :k]  # stable: ties by training index
+        idx[start : start + b] = order
+        d2[start : start + b] = np.take_along_axis(R, order, axis=1)
     return idx, d2
 
 
-def _candidates(Xa, mu, Qb, n_cand: int, G: np.ndarray):
-    """1-2. The n_cand smallest values of the expansion per query (unordered), the smallest
-    value left out (||q||^2 added back) and ||q - mu||^2."""
-    nfeat = Xa.shape[0] - 1
-    Qa = np.empty((nfeat + 1, Qb.shape[1]))  # [-2 (q - mu); 1]
-    np.subtract(Qb, mu, out=Qa[:nfeat])
-    q_sq = np.sum(Qa[:nfeat] * Qa[:nfeat], axis=0)  # ||q_j - mu||^2
-    Qa[:nfeat] *= -2.0
-    Qa[nfeat] = 1.0
-    np.matmul(Qa.T, Xa, out=G)  # G = ||x||^2 - 2 q^T x, (b, N)
-    cand = _smallest_unordered(G, n_cand)
-    a_last = np.take_along_axis(G, cand, axis=1).max(axis=1) + q_sq
-    return cand, a_last, q_sq
-
-
-def _certify(X, Xa, Qb, idx: np.ndarray, d2: np.ndarray, a_last, q_sq) -> None:
-    """4. Every non-candidate has expansion >= a_last, hence an exact distance >= a_last -
-    err; where that does not exceed the k-th exact distance (near-ties, duplicates), rank all N
-    training samples exactly, in place in ``idx`` and ``d2``."""
-    err_coef = (4 * X.shape[0] + 16) * np.finfo(float).eps  # c eps (max ||x||^2 + ||q||^2)
-    err = err_coef * (float(Xa[-1].max()) + q_sq)
-    bad = np.flatnonzero(~(a_last - 2.0 * err > d2[:, -1]))
-    if bad.size:
-        R_all = _sq_dist_direct(X, Qb[:, bad])  # (n_bad, N)
-        order = np.argsort(R_all, axis=1, kind="stable")[:, : idx.shape[1]]  # ties: lower index
-        idx[bad] = order
-        d2[bad] = np.take_along_axis(R_all, order, axis=1)
+_KNN_METHODS = {"fast": _neighbors_fast.kneighbors, "reference": _kneighbors_reference}
 
 
 def _votes(nn_labels: np.ndarray, K: int, within: np.ndarray | None = None) -> np.ndarray:
@@ -428,7 +321,7 @@ class KNNClassifier:
         return check_data(D, n_features=self.D.shape[0], allow_1d=True)
 
     def kneighbors(
-        self, D, k: int | None = None, *, block_bytes: int = BLOCK_BYTES
+        self, D, k: int | None = None, *, block_bytes: int = BLOCK_BYTES, method: str = "fast"
     ) -> tuple[np.ndarray, np.ndarray]:
         r"""Indices and squared distances of the k nearest training samples of each query.
 
@@ -442,6 +335,11 @@ class KNNClassifier:
             Memory budget of one block of queries, default `BLOCK_BYTES` (256 MiB): a block
             holds as many queries as fit three (N,) float64 arrays each (in the worst case; one
             usually), at least one query. Results do not depend on it.
+        method : {"fast", "reference"}, default "fast"
+            ``"reference"``: every squared distance from the differences, sorted
+            (`_kneighbors_reference`, plain and slow). ``"fast"``: the steps below, in the
+            private module ``mlpr._neighbors_fast``; the same neighbours and the same distances,
+            bit for bit (tested).
 
         Returns
         -------
@@ -453,15 +351,19 @@ class KNNClassifier:
 
         Notes
         -----
-        For each block of queries (centred, with the training data, by the training mean, which
-        leaves distances unchanged and reduces the cancellation in the expansion):
+        The neighbours are the k smallest squared distances
+        :math:`\sum_f (x_{fi} - q_{fj})^2`, summed feature by feature from the differences, ties
+        by training index. The fast method finds them, for each block of queries (centred, with
+        the training data, by the training mean, which leaves distances unchanged and reduces
+        the cancellation in the expansion; the blocks shared between threads):
 
         1. the expansion of all squared distances, one matrix product per block,
 
            .. math:: d^2(x_i, q_j) = \lVert x_i \rVert^2 - 2 x_i^T q_j + \lVert q_j \rVert^2,
 
            without the last term, constant per query (the product of the augmented matrices
-           :math:`[x_i; \lVert x_i \rVert^2]` and :math:`[-2 q_j; 1]`);
+           :math:`[x_i; \lVert x_i \rVert^2]` and :math:`[-2 q_j; 1]`, in single precision
+           when the scale of the data allows it);
         2. the ``k + max(k, 16)`` smallest values per query, unordered (``np.argpartition``
            applied to the entries below a threshold taken from a strided subset of each row);
         3. the distances of these candidates recomputed from the differences,
@@ -469,23 +371,25 @@ class KNNClassifier:
            sample equal to the query; the candidates are sorted by (distance, index);
         4. a certificate: the expansion's round-off is bounded by
            :math:`\epsilon_j = (4D + 16)\,\varepsilon\,(\max_i \lVert x_i \rVert^2 +
-           \lVert q_j \rVert^2)`; if the smallest discarded value minus :math:`2\epsilon_j`
-           does not exceed the k-th recomputed distance (near-ties, many duplicates), the query
-           is ranked again on the recomputed distances to all N training samples.
+           \lVert q_j \rVert^2)`, :math:`\varepsilon` the machine epsilon of the product; if
+           the smallest discarded value minus :math:`2\epsilon_j` does not exceed the k-th
+           recomputed distance (near-ties, many duplicates), the query is ranked again on the
+           recomputed distances to all N training samples.
 
         So the returned neighbours are the k nearest by the recomputed distances whatever the
         round-off of the expansion, and a query equal to a training sample finds it at distance
         0 (k = 1 makes no error on a training set without conflicting duplicates). Time is
         dominated by the (M, D+1) x (D+1, N) product and the selection; on MNIST after PCA to 50
-        dimensions (60,000 training, 10,000 test samples) both take a few seconds on two cores.
+        dimensions (60,000 training, 10,000 test samples) both take about a second on two cores.
         """
         Q = self._queries(D)
         k = self.k if k is None else _check_k(k, self.D.shape[1])
         block_bytes = check_int(block_bytes, "block_bytes", low=1)
+        search = _KNN_METHODS[check_choice(method, "method", tuple(_KNN_METHODS))]
         # an overflowing expansion is caught by the exact fallback; only the exact distances
         # (step 3) decide, and they must be finite
         with np.errstate(over="ignore", invalid="ignore"):
-            idx, d2 = _kneighbors(self.D, Q, k, block_bytes)
+            idx, d2 = search(self.D, Q, k, block_bytes)
         if not np.all(np.isfinite(d2)):
             raise ValueError(
                 f"the squared distances between D and the training samples overflow float64 "
@@ -506,7 +410,7 @@ class KNNClassifier:
         within = self._within(d2)
         return np.full(d2.shape[1], self.k) if within is None else within.sum(axis=0)
 
-    def scores(self, D, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:
+    def scores(self, D, *, block_bytes: int = BLOCK_BYTES, method: str = "fast") -> np.ndarray:
         r"""Posterior estimates: fraction of each class in the neighbourhood, (K, M).
 
         .. math:: S_{cj} = P(c \mid q_j) \approx \frac{k_c(q_j)}{|N_h(q_j)|},
@@ -514,8 +418,9 @@ class KNNClassifier:
         with :math:`k_c(q_j)` the number of the neighbours of :math:`q_j` (the k nearest, within
         h when the model has a radius) that belong to class c. Each column sums to 1; a query
         without any training point within h gets 1/K for every class (see the class Notes).
+        ``method`` chooses the neighbour search (`kneighbors`); both give the same numbers.
         """
-        idx, d2 = self.kneighbors(D, block_bytes=block_bytes)
+        idx, d2 = self.kneighbors(D, block_bytes=block_bytes, method=method)
         within = self._within(d2)
         counts = _votes(self.L[idx], self.K, within)
         n = self.k if within is None else within.sum(axis=0)
@@ -525,11 +430,12 @@ class KNNClassifier:
             S[:, n == 0] = 1.0 / self.K
         return S
 
-    def predict(self, D, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:
+    def predict(self, D, *, block_bytes: int = BLOCK_BYTES, method: str = "fast") -> np.ndarray:
         """Majority class among the neighbours (the k nearest, within h with a radius), shape
         (M,); among classes tied for the most votes, the one with the nearest neighbour (see the
-        class Notes)."""
-        idx, d2 = self.kneighbors(D, block_bytes=block_bytes)
+        class Notes). ``method`` chooses the neighbour search (`kneighbors`); both give the
+        same predictions."""
+        idx, d2 = self.kneighbors(D, block_bytes=block_bytes, method=method)
         return _vote_decisions(self.L[idx], self.K, self._within(d2))
 
     def predict_for_ks(self, D, ks, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:

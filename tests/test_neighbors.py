@@ -3,8 +3,9 @@ import numpy as np
 import pytest
 from exact_arithmetic import assert_exact, exact_class_scatters, offset_classes
 
+from mlpr._neighbors_fast import smallest_unordered as _smallest_unordered
 from mlpr.datasets import load_iris
-from mlpr.neighbors import _smallest_unordered, train_knn, train_nearest_mean
+from mlpr.neighbors import train_knn, train_nearest_mean
 from mlpr.utils import split_db_2to1
 
 
@@ -385,6 +386,58 @@ def test_knn_medium_size_matches_brute_force(grid):
             counts = np.bincount(nn[:, j], minlength=3)
             tied = np.flatnonzero(counts == counts.max())
             assert pred[j] == next(c for c in nn[:, j] if c in tied)
+
+
+def _fast_reference_cases():
+    rng = np.random.default_rng(11)
+    yield from _knn_cases()
+    # wide enough for the strided threshold; continuous, far from the origin, on a grid of
+    # duplicates, queries equal to training samples, and a tiny scale (double precision only)
+    X = rng.normal(size=(5, 4000))
+    Q = np.hstack([rng.normal(size=(5, 120)), X[:, :40]])
+    yield X, rng.integers(0, 3, 4000), Q
+    yield X + 1e5, rng.integers(0, 3, 4000), Q + 1e5
+    G = rng.integers(0, 6, size=(3, 4000)).astype(float)
+    yield G, rng.integers(0, 3, 4000), rng.integers(-1, 7, size=(3, 150)).astype(float)
+    yield X * 1e-15, rng.integers(0, 3, 4000), Q * 1e-15
+
+
+@pytest.mark.parametrize("case", range(8))
+@pytest.mark.parametrize("k", [1, 5, 12])
+def test_knn_fast_equals_reference(case, k):
+    # the fast search (single precision candidates, certified) against the plain one: the same
+    # neighbours, the same distances bit for bit, the same scores and predictions (ties too)
+    X, L, Q = list(_fast_reference_cases())[case]
+    L[:3] = [0, 1, 2]
+    for h in (None, 1.5):
+        model = train_knn(X, L, k, h=h)
+        idx, d2 = model.kneighbors(Q, block_bytes=300_000)
+        idx_ref, d2_ref = model.kneighbors(Q, block_bytes=300_000, method="reference")
+        np.testing.assert_array_equal(idx, idx_ref)
+        np.testing.assert_array_equal(d2, d2_ref)
+        np.testing.assert_array_equal(model.predict(Q), model.predict(Q, method="reference"))
+        np.testing.assert_array_equal(model.scores(Q), model.scores(Q, method="reference"))
+
+
+@pytest.mark.parametrize("single", [True, False])
+def test_knn_fast_search_in_either_precision_equals_reference(single):
+    # forcing the product's precision: the certificate makes both exact
+    from mlpr._neighbors_fast import kneighbors
+
+    rng = np.random.default_rng(12)
+    X = rng.integers(0, 5, size=(4, 3000)).astype(float) + rng.normal(size=(4, 3000)) * 1e-3
+    Q = np.hstack([rng.normal(2, 1, size=(4, 100)), X[:, :30]])
+    model = train_knn(X, rng.integers(0, 2, 3000), 7)
+    idx_ref, d2_ref = model.kneighbors(Q, method="reference")
+    idx, d2 = kneighbors(model.D, Q, 7, 200_000, single=single)
+    np.testing.assert_array_equal(idx.T, idx_ref)
+    np.testing.assert_array_equal(d2.T, d2_ref)
+
+
+def test_knn_unknown_method():
+    model = train_knn(np.eye(3), np.array([0, 1, 1]), 1)
+    with pytest.raises(ValueError, match="method"):
+        model.predict(np.eye(3), method="kdtree")
 
 
 @pytest.mark.parametrize("kind", ["continuous", "ties", "constant"])
