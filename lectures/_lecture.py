@@ -1,7 +1,13 @@
 """The command line and the report every lecture script shares.
 
-``make lecture L=NN_topic [ARGS="--quick --show"] [OUT=DIR]``, or once ``.venv/`` exists
-``.venv/bin/python lectures/NN_topic/run.py [--quick] [--out DIR] [--show]``
+``make lecture L=NN_topic [ARGS="--quick --show"] [OUT=DIR] [FORMAT=png,pdf,svg]``, or once
+``.venv/`` exists ``.venv/bin/python lectures/NN_topic/run.py [--quick] [--out DIR] [--show]
+[--format png,pdf,svg]``
+
+Each run starts with a line on stderr giving its ETA from the previous run of the same mode, and
+records in results.json when (``date``), from which commit (``commit``) and on which machine
+(``machine``) it ran. ``--format`` writes each figure as PDF and SVG too (fonts embedded), listed
+under ``figure_other_formats`` beside the PNG that ``figures`` lists; ``make report`` links them.
 
 A `Lecture` prints each reproduced number beside its reference and the reference's source,
 writes figures and ``results.json`` under ``DIR`` (default ``figures/NN_topic/``), and in full mode
