@@ -957,3 +957,61 @@ def test_data_without_features():
                   lambda D: train_perceptron(D, L, 5, np.random.default_rng(0))):
         with pytest.raises(ValueError, match=r"0 features.*\(0, 4\)"):
             train(np.zeros((0, 4)))
+
+
+# ------------------------------------------------------------------------------------------------
+# the fast objective (sparse products) against the reference
+
+
+def _sparse_binary(seed=0, dim=30, n=400, density=0.15):
+    rng = np.random.default_rng(seed)
+    D = rng.random((dim, n)) * (rng.random((dim, n)) < density)
+    L = (rng.random(n) < 0.4).astype(int)
+    D[:, L == 1] += 0.3 * (rng.random((dim, int(L.sum()))) < density)
+    D[:, 0] = 0.0  # an all-zero sample and an all-zero feature
+    D[3] = 0.0
+    return D, L
+
+
+@pytest.mark.parametrize("prior", [None, 0.2])
+def test_fast_binary_objective_equals_reference(prior):
+    from mlpr import _logreg_fast
+    from mlpr.logreg import _binary_fg, _sample_weights
+
+    D, L = _sparse_binary()
+    z, xi = 2.0 * L - 1.0, _sample_weights(L, prior)
+    fg = _logreg_fast.binary_fg(D, z, xi, 1e-2)
+    assert fg is not None  # 15% non-zero: the sparse products apply
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        v = rng.standard_normal(D.shape[0] + 1)
+        f, g = fg(v)
+        f_ref, g_ref = _binary_fg(v, D, z, xi, 1e-2)
+        assert f == pytest.approx(f_ref, rel=1e-13)
+        np.testing.assert_allclose(g, g_ref, rtol=1e-12, atol=1e-15)
+
+
+def test_fast_binary_objective_falls_back_on_dense_data():
+    from mlpr import _logreg_fast
+
+    D, L = _binary()
+    assert _logreg_fast.binary_fg(D, 2.0 * L - 1.0, np.full(L.size, 1 / L.size), 1.0) is None
+
+
+@pytest.mark.parametrize("prior", [None, 0.7])
+@pytest.mark.parametrize("newton_finish", [True, False])
+def test_train_logreg_binary_fast_equals_reference(prior, newton_finish):
+    D, L = _sparse_binary(seed=2)
+    kw = dict(prior=prior, newton_finish=newton_finish, tol=1e-9)
+    fast = train_logreg_binary(D, L, 1e-3, **kw)
+    ref = train_logreg_binary(D, L, 1e-3, method="reference", **kw)
+    assert fast.objective == pytest.approx(ref.objective, rel=1e-12)
+    np.testing.assert_allclose(fast.w, ref.w, rtol=0, atol=1e-6 if not newton_finish else 1e-10)
+    assert fast.b == pytest.approx(ref.b, abs=1e-6 if not newton_finish else 1e-10)
+    assert fast.w[3] == 0.0  # an all-zero feature keeps a zero weight
+
+
+def test_train_logreg_binary_unknown_method():
+    D, L = _binary()
+    with pytest.raises(ValueError, match="method"):
+        train_logreg_binary(D, L, 1e-3, method="sparse")
