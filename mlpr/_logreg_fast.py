@@ -7,7 +7,7 @@ both products only read the data: on data that are mostly zeros (raw MNIST pixel
 entries of a digit pair are not zero) the same products over the non-zero entries alone, in
 compressed sparse rows, read about a third of the bytes. ``method="fast"`` (the default of the
 trainer) uses them when at most ``MAX_DENSITY`` of the entries are non-zero, and the dense
-reference otherwise. The sums are the same up to their order, so objective and gradient agree
+products otherwise. The sums are the same up to their order, so objective and gradient agree
 with the reference to rounding, and `tests/test_logreg.py` holds both the evaluations and the
 trained models equal.
 """
@@ -23,12 +23,13 @@ MAX_DENSITY = 0.3
 
 
 def binary_fg(X: np.ndarray, z: np.ndarray, xi: np.ndarray, l: float):
-    """``v -> (f, grad)`` of eq. (100)/(101) on sparse copies of X (D, N), or None when X has
-    more than ``MAX_DENSITY`` non-zero entries (the dense reference is then as fast)."""
-    if X.size == 0 or np.count_nonzero(X) > MAX_DENSITY * X.size:
-        return None
-    A = scipy.sparse.csr_array(X.T)  # (N, D): rows are samples, for s = A w
-    At = scipy.sparse.csr_array(X)  # (D, N): rows are features, for X g_s
+    """``v -> (f, grad)`` of eq. (100)/(101) on X (D, N): on sparse copies of X when at most
+    ``MAX_DENSITY`` of its entries are non-zero, on X itself otherwise."""
+    if X.size and np.count_nonzero(X) <= MAX_DENSITY * X.size:
+        A = scipy.sparse.csr_array(X.T)  # (N, D): rows are samples, for s = A w
+        At = scipy.sparse.csr_array(X)  # (D, N): rows are features, for X g_s
+    else:
+        A, At = X.T, X
     xz = xi * z
 
     def fg(v: np.ndarray):

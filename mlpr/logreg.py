@@ -323,13 +323,13 @@ class _Objective(NamedTuple):
 def _binary_objective(X: np.ndarray, L: np.ndarray, l: float, prior,
                       method: str = "reference") -> _Objective:
     """Eq. (100) (``prior`` None) or (101) on the training data, for the solvers; ``method``
-    "fast" evaluates it with `mlpr._logreg_fast` when that applies (sparse data)."""
+    "fast" evaluates it with `mlpr._logreg_fast`."""
     z = 2.0 * L - 1.0  # z_i = 2 c_i - 1
     xi = _sample_weights(L, prior)
     fast_fg = _logreg_fast.binary_fg(X, z, xi, l) if method == "fast" else None
 
     def fg(v):
-        return _binary_fg(v, X, z, xi, l) if fast_fg is None else fast_fg(v)
+        return fast_fg(v) if fast_fg is not None else _binary_fg(v, X, z, xi, l)
 
     def fgh(v):
         return fg(v) + (_binary_hessian(v, X, xi, l),)
@@ -903,9 +903,9 @@ def train_logreg_binary(D, L, l, prior=None, *, solver="lbfgs", tol=_LBFGS_TOL,
         PCA features, not raw MNIST).
     method : {"fast", "reference"}, default "fast"
         How the objective and its gradient are evaluated. ``"reference"``: `_binary_fg`, the
-        formula of eq. (100)/(101) on the dense data. ``"fast"``: on data with at most 30%
-        non-zero entries (raw MNIST pixels), the same formula with the products over the
-        non-zero entries only (private module ``mlpr._logreg_fast``), otherwise the reference.
+        formula of eq. (100)/(101) on the dense data. ``"fast"``: the same formula (private
+        module ``mlpr._logreg_fast``), on data with at most 30% non-zero entries (raw MNIST
+        pixels) with the products over the non-zero entries only.
         Both reach the same minimiser (tested); the iterates may differ by rounding.
 
     Returns

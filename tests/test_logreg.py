@@ -980,8 +980,7 @@ def test_fast_binary_objective_equals_reference(prior):
 
     D, L = _sparse_binary()
     z, xi = 2.0 * L - 1.0, _sample_weights(L, prior)
-    fg = _logreg_fast.binary_fg(D, z, xi, 1e-2)
-    assert fg is not None  # 15% non-zero: the sparse products apply
+    fg = _logreg_fast.binary_fg(D, z, xi, 1e-2)  # 15% non-zero: the sparse products
     rng = np.random.default_rng(1)
     for _ in range(5):
         v = rng.standard_normal(D.shape[0] + 1)
@@ -991,11 +990,17 @@ def test_fast_binary_objective_equals_reference(prior):
         np.testing.assert_allclose(g, g_ref, rtol=1e-12, atol=1e-15)
 
 
-def test_fast_binary_objective_falls_back_on_dense_data():
+def test_fast_binary_objective_on_dense_data_equals_reference():
     from mlpr import _logreg_fast
+    from mlpr.logreg import _binary_fg
 
     D, L = _binary()
-    assert _logreg_fast.binary_fg(D, 2.0 * L - 1.0, np.full(L.size, 1 / L.size), 1.0) is None
+    z, xi = 2.0 * L - 1.0, np.full(L.size, 1 / L.size)
+    v = np.random.default_rng(2).standard_normal(D.shape[0] + 1)
+    f, g = _logreg_fast.binary_fg(D, z, xi, 1.0)(v)
+    f_ref, g_ref = _binary_fg(v, D, z, xi, 1.0)
+    assert f == pytest.approx(f_ref, rel=1e-13)
+    np.testing.assert_allclose(g, g_ref, rtol=1e-12, atol=1e-15)
 
 
 @pytest.mark.parametrize("prior", [None, 0.7])
