@@ -401,9 +401,9 @@ lec.table("svm_rebalance_calibration", "Linear SVM, 4 vs 9 test set: minDCF, act
           "scores and actDCF after calibration, at pi = 0.1 and 0.9",
           ["training", "minDCF 0.1", "actDCF 0.1", "calibrated 0.1", "minDCF 0.9", "actDCF 0.9",
            "calibrated 0.9"], rows)
-lec.claim("SVM scores are not llrs: at every training prior and application, the raw scores' "
-          "actDCF exceeds the minDCF by more than 0.05",
-          all(g[0] > 0.05 for g in gaps.values()))
+lec.claim("SVM scores are not llrs: at every training prior, the raw scores' actDCF exceeds the "
+          "minDCF by more than 0.1 at one of the two applications",
+          all(max(gaps[pt, pi][0] for pi in APPS) > 0.1 for pt in (None, 0.1, 0.9)))
 lec.claim("calibration brings the actDCF of the un-rebalanced SVM closer to the minDCF at both "
           "applications", all(gaps[None, pi][1] < gaps[None, pi][0] for pi in APPS))
 
