@@ -523,7 +523,7 @@ def _k_means():
 # lab 5: Gaussian classifiers
 
 
-def _estimates_cases(train, kind: str, name: str):
+def _estimates_cases(train, kind: str):
     cases = []
     (DTR, LTR), _ = _split()
     for what, (D, L) in (("iris training split", (DTR, LTR)),
@@ -557,17 +557,17 @@ def _estimates_cases(train, kind: str, name: str):
 
 @task("Gau_MVG_ML_estimates", 5, "MVG ML estimates", "(D, L)")
 def _mvg():
-    return _estimates_cases(train_mvg, "mvg", "MVG")
+    return _estimates_cases(train_mvg, "mvg")
 
 
 @task("Gau_Naive_ML_estimates", 5, "naive Bayes ML estimates", "(D, L)")
 def _naive():
-    return _estimates_cases(train_naive_bayes, "naive", "naive Bayes")
+    return _estimates_cases(train_naive_bayes, "naive")
 
 
 @task("Gau_Tied_ML_estimates", 5, "tied covariance ML estimates", "(D, L)")
 def _tied():
-    return _estimates_cases(train_tied, "tied", "tied")
+    return _estimates_cases(train_tied, "tied")
 
 
 @functools.cache
@@ -1071,7 +1071,7 @@ def _svm_linear():
     return cases
 
 
-def _kernel_post(k_ref, X, Y):
+def _kernel_post(X, Y):
     def post(out):
         if not callable(out):
             raise Fail(f"expected a kernel function k(D1, D2), got {type(out).__name__}")
@@ -1086,7 +1086,7 @@ def _poly():
     for d, c in ((2, 1.0), (3, 0.5)):
         k = poly_kernel(d, c)
         cases.append(Case(f"degree {d}, c = {c:g}, iris", (d, c), k(DTR, DVAL),
-                          post=_kernel_post(k, DTR, DVAL)))
+                          post=_kernel_post(DTR, DVAL)))
     return cases
 
 
@@ -1098,7 +1098,7 @@ def _rbf():
         k = rbf_kernel(g)
         d2 = ((DTR[:, :, None] - DVAL[:, None, :]) ** 2).sum(axis=0)
         cases.append(Case(f"gamma = {g:g}, iris", (g,), k(DTR, DVAL),
-                          post=_kernel_post(k, DTR, DVAL), mistakes=[
+                          post=_kernel_post(DTR, DVAL), mistakes=[
             Mistake("squared", "the RBF kernel uses the squared distance, exp(-gamma "
                                "||x1 - x2||^2) (eq. 180)",
                     lambda g=g, d2=d2: np.exp(-g * np.sqrt(np.maximum(d2, 0))))]))
