@@ -994,7 +994,10 @@ def _multi_fg(v: np.ndarray, X: np.ndarray, L: np.ndarray, K: int, l: float):
     f = (lse.sum() - S[own].sum()) / n + 0.5 * l * np.sum(W * W)  # log y_ci = s_ci - lse_i
     Y[own] -= 1.0  # Y - T, T the one-hot labels t_ki = [c_i = k]
     Y /= n
-    return float(f), _pack(X @ Y.T + l * W, Y.sum(axis=1))  # the biases are not regularised
+    # X (Y - T)^T, computed as ((Y - T) X^T)^T: the same sums, and BLAS runs this orientation up
+    # to 4x faster when X is a transposed (column-major) array, as `load_mnist`'s images are
+    G = (Y @ X.T).T
+    return float(f), _pack(G + l * W, Y.sum(axis=1))  # the biases are not regularised
 
 
 def _multi_hessian(v: np.ndarray, X: np.ndarray, K: int, l: float) -> np.ndarray:
