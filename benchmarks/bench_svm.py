@@ -83,10 +83,29 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # kB on Linux
 
 
+def _status_mb(field: str) -> float:
+    """VmRSS (resident now) or VmHWM (its peak) of this process, Linux only (else nan)."""
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(ln.split()[1]) for ln in f if ln.startswith(field)) / 1024.0
+    except (OSError, StopIteration):
+        return float("nan")
+
+
+def _reset_peak() -> float:
+    """Reset the peak resident set (VmHWM) to the current one; returns the current (MB)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+    return _status_mb("VmRSS")
+
+
 def one_run(impl: str, name: str, C: float, a: int, b: int) -> dict:
     """Train once in this process; time, peak memory above the data, dual objective."""
     D, L, kernel, sk = _problem(name, a, b)
-    base = _rss_mb()
+    base, resident = _rss_mb(), _reset_peak()
     t = time.perf_counter()
     if impl.startswith("labs"):  # the labs' eps = 1, mlpr's two box-only solvers
         from mlpr.svm import train_svm_kernel
@@ -104,18 +123,20 @@ def one_run(impl: str, name: str, C: float, a: int, b: int) -> dict:
             solver = "smo" if name == "linear kernel (SMO)" else None
             m = train_svm_kernel(D, L, C, kernel, None, tol=1e-3, solver=solver)
         seconds = time.perf_counter() - t
-        return {"seconds": seconds, "peak_mb": _rss_mb() - base, "dual": m.dual_objective,
+        return {"seconds": seconds, "peak_mb": _rss_mb() - base,
+                "growth_mb": _status_mb("VmHWM") - resident, "dual": m.dual_objective,
                 "n_sv": int(np.count_nonzero(m.alpha)), "n_iter": m.n_iter,
                 "gap": m.duality_gap}
     from sklearn.svm import SVC
 
     svc = SVC(C=C, **sk).fit(D.T, L)
     seconds = time.perf_counter() - t
-    peak = _rss_mb() - base
+    peak, growth = _rss_mb() - base, _status_mb("VmHWM") - resident
     ya = svc.dual_coef_.ravel()  # alpha_i z_i
     SV = svc.support_vectors_.T
     dual = float(np.abs(ya).sum() - 0.5 * ya @ kernel(SV, SV) @ ya)  # eq. (165), in float64
-    return {"seconds": seconds, "peak_mb": peak, "dual": dual, "n_sv": int(ya.size),
+    return {"seconds": seconds, "peak_mb": peak, "growth_mb": growth, "dual": dual,
+            "n_sv": int(ya.size),
             "n_iter": int(svc.n_iter_[0])}
 
 
@@ -130,6 +151,8 @@ def main(argv=None) -> None:
     ap.add_argument("--pair", type=int, nargs=2, default=(3, 8))
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path(__file__).with_name("results_svm.json"))
+    ap.add_argument("--rows", nargs="+", metavar="TEXT",
+                    help="run only the rows whose name contains one of these (e.g. 'SMO' 'RBF')")
     ap.add_argument("--one", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
@@ -138,12 +161,15 @@ def main(argv=None) -> None:
         return
     a, b = args.pair
     rows, libsvm = [], {}
-    for name, C in ROWS:
-        runs = {"mlpr": [_child("mlpr", name, C, a, b) for _ in range(args.repeats)]}
+    chosen = [(n, C) for n, C in ROWS if not args.rows or any(r in n for r in args.rows)]
+    for name, C in chosen:
         key = ("linear" if name.startswith("linear") else name, C)  # one libsvm run per problem
-        if key not in libsvm:
-            libsvm[key] = [_child("sklearn", name, C, a, b) for _ in range(args.repeats)]
-        runs["sklearn"] = libsvm[key]
+        runs = {"mlpr": [], "sklearn": libsvm.get(key, [])}
+        for _ in range(args.repeats):  # alternated, so that both see the same load
+            runs["mlpr"].append(_child("mlpr", name, C, a, b))
+            if key not in libsvm:
+                runs["sklearn"].append(_child("sklearn", name, C, a, b))
+        libsvm[key] = runs["sklearn"]
         med = {impl: float(np.median([r["seconds"] for r in rs])) for impl, rs in runs.items()}
         ours, ref = runs["mlpr"][0], runs["sklearn"][0]
         rel = (ours["dual"] - ref["dual"]) / abs(ref["dual"])
@@ -151,18 +177,24 @@ def main(argv=None) -> None:
         row = {"operation": f"SVM {name}, {data}, C = {C:g}", "seconds": med["mlpr"],
                "reference": "sklearn SVC (libsvm)", "reference_seconds": med["sklearn"],
                "vs_reference": med["mlpr"] / med["sklearn"], "peak_mb": ours["peak_mb"],
-               "reference_peak_mb": ref["peak_mb"], "dual": ours["dual"],
+               "reference_peak_mb": ref["peak_mb"], "growth_mb": ours["growth_mb"],
+               "reference_growth_mb": ref["growth_mb"], "dual": ours["dual"],
                "dual_reference": ref["dual"], "dual_rel_diff": rel, "n_sv": ours["n_sv"],
                "n_sv_reference": ref["n_sv"], "n_iter": ours["n_iter"],
-               "n_iter_reference": ref["n_iter"], "same_dual_1e-6": abs(rel) <= 1e-6}
+               "n_iter_reference": ref["n_iter"], "same_dual_1e-6": abs(rel) <= 1e-6,
+               "seconds_all": [r["seconds"] for r in runs["mlpr"]],
+               "reference_seconds_all": [r["seconds"] for r in runs["sklearn"]],
+               "load_average_1min": os.getloadavg()[0]}
         rows.append(row)
         print(f"{row['operation']:52s} {med['mlpr'] * 1e3:9.1f} ms  {row['vs_reference']:5.2f}x "
-              f"sklearn SVC (libsvm)   peak {ours['peak_mb']:.0f} MB vs {ref['peak_mb']:.0f} MB",
+              f"sklearn SVC (libsvm)   peak {ours['peak_mb']:.0f} MB vs {ref['peak_mb']:.0f} MB "
+              f"(growth {ours['growth_mb']:.0f} vs {ref['growth_mb']:.0f}; load "
+              f"{row['load_average_1min']:.2f})",
               flush=True)
         print(f"{'':52s} dual {ours['dual']:.10g} vs libsvm {ref['dual']:.10g} (relative "
               f"{rel:+.2e}), {ours['n_sv']} vs {ref['n_sv']} support vectors", flush=True)
     labs = []
-    for gamma, C in LABS_ROWS:
+    for gamma, C in LABS_ROWS if not args.rows or any("labs" in r for r in args.rows) else ():
         name = f"labs RBF gamma = {gamma:g}"
         runs = {impl: _child(f"labs {impl}", name, C, a, b) for impl in ("smo", "cd")}
         smo, cd = runs["smo"], runs["cd"]

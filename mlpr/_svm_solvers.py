@@ -12,21 +12,32 @@ dual of eq. (165), with :math:`H_{ij} = z_iz_j(k(x_i, x_j) + \xi)` (eq. 173), ov
 :math:`0 \le \alpha_i \le C_i` and, for the notes' free bias, :math:`\sum_i\alpha_iz_i = 0`.
 
 Memory. The solvers need the kernel (Gram) matrix of the training set one column at a time. If
-all of it fits in ``cache_mb`` (``8 N^2`` bytes: N = 5,000 samples fit the default 200 MB) it is
-computed once, in blocks; otherwise columns are computed on demand, 64 at a time (one matrix
-product), and the most recently used ones are kept up to ``cache_mb`` (libsvm's strategy and
-default size). Besides the cache a run needs the (D, N) data, a few (N,) vectors, a (64, N)
-block of new columns, a (256, N) block when the final gradient is recomputed and, for the Newton
-steps on a face of at most 1,500 free variables, a few (1500, 1500) matrices: at most about
-200 MB + 8 (320 N + 10^7) bytes with the default cache. Measured on a 12,000-image MNIST pair
-(``benchmarks/bench_svm.py``): 160-190 MB above the data, against libsvm's 40-100 MB (it caches
-columns in single precision, restricted to the active set). ``solver="lbfgsb"`` always builds
-the full matrix. The interior point method of the linear model needs the (D', N) matrix of the
-samples times their labels (D' = the features not zero on every sample, plus one for ``K``), a
-scaled copy of it and a (D', D') matrix: about 16 D' N + 8 D'^2 bytes (120 MB on the MNIST
-pair), plus the cache of the SMO or coordinate-descent steps that finish its solution, which
-compute few columns; for a polynomial kernel, the same with its (m, N) factor in place of the
-data (m kernel columns computed to build it).
+all of it fits in ``cache_mb`` in double precision (``8 N^2`` bytes: N = 5,000 samples fit the
+default 200 MB) it is computed once, in blocks; otherwise columns are computed on demand and the
+most recently used ones are kept up to ``cache_mb`` (libsvm's strategy and default size), in
+single precision (libsvm's choice too): twice the columns in the same bytes. The kernel values are
+computed in double and rounded to float32 (6e-8 relative) only when stored; the gradient is
+updated in double. The solvers then solve the problem of the rounded matrix; at the end
+`solve` bounds what the rounding can hide (`_rounding_may_violate`) and, if the KKT conditions
+could be violated by more than tol in double, goes on with a double-precision cache from the
+solver's alpha (on MNIST 3 v 8 at tol = 1e-3 it does not have to; on badly scaled kernels at
+tol = 1e-6 it does). On a cache miss the other kernels compute 64 columns at once (one matrix
+product: SMO is likely to ask for them); the linear kernel computes one (a matrix-vector
+product, half the time of a product with 2-8 columns, and prefetched columns would fill the cache
+with columns needed late or never: on MNIST 3 v 8, 6,100 columns computed for 2,300 used).
+Besides the cache a run needs the (D, N) data, a few (N,) vectors, a (64, N) block of new columns,
+a (256, N) block when the gradient is recomputed and, for the Newton steps on a face of at most
+1,500 free variables, a few (1500, 1500) matrices: at most about 200 MB + 8 (320 N + 10^7) bytes
+with the default cache. Measured on a 12,000-image MNIST pair (``benchmarks/bench_svm.py``,
+growth of the resident set during training): 112-118 MB, against libsvm's 94-157 MB (its
+single-precision columns restricted to the active set, and its own copy of the data); the cache
+held 2,300 columns (107 MB) for the linear kernel, 2,000 (92 MB) for the polynomial and RBF.
+``solver="lbfgsb"`` always builds the full matrix. The interior point method of the linear model
+needs the (D', N) matrix of the samples times their labels (D' = the features not zero on every
+sample, plus one for ``K``), a scaled copy of it and a (D', D') matrix: about 16 D' N + 8 D'^2
+bytes (120 MB on the MNIST pair), plus the cache of the SMO or coordinate-descent steps that finish
+its solution, which compute few columns; for a polynomial kernel, the same with its (m, N) factor
+in place of the data (m kernel columns computed to build it).
 """
 
 from __future__ import annotations
@@ -44,6 +55,7 @@ _PREFETCH = 64  # kernel columns computed together on a cache miss
 _SHRINK_EVERY = 1000  # SMO iterations between two shrinking steps
 _FACE_PERIOD = 100  # fewest iterations between two Newton steps on the current face
 _IPM_MAX_STEPS = 100  # interior point steps (20-40 are usual) before SMO / CD take over anyway
+_CACHE_DTYPE = np.float32  # the column cache's precision when the matrix does not fit in double
 
 SOLVERS = ("smo", "cd", "ipm")  # the fast paths `solve` runs ("auto" picks one by the table)
 
@@ -93,7 +105,25 @@ def choose_solver(free_bias: bool, finite_C: bool, rank: int | None, N: int, xi:
 def solve(cols: GramColumns, z, C, free_bias: bool, solver: str, tol: float, max_iter: int,
           shrinking: bool = True, rank: int | None = None):
     """alpha and the iteration count of the fast path ``solver`` ("smo", "cd" or "ipm"; "ipm"
-    needs ``rank``, the kernel's feature-space dimension, and a finite C)."""
+    needs ``rank``, the kernel's feature-space dimension, and a finite C).
+
+    With a single-precision cache the solver solves the problem of the Gram matrix rounded to
+    float32; if the rounding could hide a KKT violation above tol (`_rounding_may_violate`), the
+    cache turns to double precision and the same solver goes on from its alpha."""
+    alpha, n_iter = _solve(cols, z, C, free_bias, solver, tol, max_iter, shrinking, rank)
+    if cols.rounded() and _rounding_may_violate(cols, alpha, z, C, free_bias, tol):
+        cols.to_double()
+        more_iter = max(max_iter - n_iter, 1)
+        if free_bias:
+            alpha, more = _smo_shrinking(cols, cols.diag, z, C, tol, more_iter, alpha0=alpha)
+        else:
+            alpha, more = dual_cd(cols, cols.diag, z, C, tol, more_iter, alpha0=alpha)
+        n_iter += more
+    return alpha, n_iter
+
+
+def _solve(cols: GramColumns, z, C, free_bias: bool, solver: str, tol: float, max_iter: int,
+           shrinking: bool, rank: int | None):
     if solver == "ipm":  # the interior point's solution, finished by SMO / coordinate descent
         alpha, s, t, n_iter = _ipm(_low_rank_factor(cols, z, rank), z, C, free_bias,
                                    min(max_iter, _IPM_MAX_STEPS))
@@ -113,6 +143,17 @@ def solve(cols: GramColumns, z, C, free_bias: bool, solver: str, tol: float, max
     return dual_cd(cols, cols.diag, z, C, tol, max_iter)
 
 
+def _rounding_may_violate(cols: GramColumns, alpha, z, C, free_bias: bool, tol: float) -> bool:
+    """Whether the KKT conditions may be violated by more than tol in double precision at the
+    alpha a solver found with the float32 columns: the violation on those columns plus twice
+    the bound on the rounding of each gradient entry, sum_j alpha_j |K_ij| 2^-23."""
+    g, err = cols.times(alpha * z, rounding=True)
+    G = z * g - 1.0
+    violation = (_smo_violation(alpha, G, z, C) if free_bias
+                 else float(np.max(np.abs(_projected_gradient(alpha, G, C)))))
+    return violation + 2.0 * float(np.max(err)) > tol
+
+
 def _blocks(N: int, size: int):
     return [slice(i, min(i + size, N)) for i in range(0, N, size)]
 
@@ -125,26 +166,47 @@ class GramColumns:
     """Columns :math:`k(x_t, x_i) + \\xi`, t = 1..N, of the training Gram matrix.
 
     The whole matrix, computed in blocks, when ``8 N^2`` bytes fit in the cache; otherwise each
-    column on demand, the most recently used ones kept (least recently used evicted first).
+    column on demand, the most recently used ones kept (least recently used evicted first) in
+    ``dtype``: by default float32 (`_CACHE_DTYPE`), or float64 when the whole matrix would fit.
     ``gram(X1, X2)`` is the kernel on two blocks of columns (without :math:`\\xi`), ``diag`` the
-    (N,) diagonal :math:`k(x_i, x_i) + \\xi`; ``linear`` says that the kernel is
+    (N,) diagonal :math:`k(x_i, x_i) + \\xi`, in double; ``linear`` says that the kernel is
     :math:`x_1^Tx_2`, whose products need no column.
     """
 
     def __init__(self, gram, X: np.ndarray, eps: float, diag: np.ndarray, cache_bytes: float,
-                 eager=True, linear=False):
+                 eager=True, linear=False, dtype=None):
         self.gram, self.X, self.eps, self.linear = gram, X, eps, linear
+        self.cache_bytes = cache_bytes
         N = X.shape[1]
         self.diag = diag
         self.full = None
-        if eager and 8.0 * N * N <= cache_bytes:
+        fits = 8.0 * N * N <= cache_bytes  # the whole matrix in double precision
+        if eager and fits:
             self.matrix()
         # the cache: one (capacity, N) store, filled row by row (memory is touched as it fills),
-        # and slot[i] = the row of the store holding column i, in recency order
-        self.capacity = max(2, int(cache_bytes // (8 * N)))
-        self.store = None if self.full is not None else np.empty((self.capacity, N))
+        # and slot[i] = the row of the store holding column i, in recency order; in single
+        # precision unless the whole matrix fits in double (libsvm's choice: twice the columns)
+        self._new_store(dtype or (np.float64 if fits else _CACHE_DTYPE))
+        # a linear kernel's column is one matrix-vector product, and its columns prefetched
+        # would fill the cache with columns SMO needs late or never: computed one at a time
+        self.prefetch = 1 if linear else _PREFETCH
+
+    def _new_store(self, dtype) -> None:
+        N = self.X.shape[1]
+        self.dtype = np.dtype(dtype)
+        self.capacity = max(2, int(self.cache_bytes // (self.dtype.itemsize * N)))
+        self.store = None  # the old one freed before the new one is allocated
+        self.store = None if self.full is not None else np.empty((self.capacity, N), self.dtype)
         self.slot: dict[int, int] = {}
         self.free_slots = list(range(self.capacity))
+
+    def rounded(self) -> bool:
+        """Whether the columns come from a cache in less than double precision."""
+        return self.full is None and self.dtype != np.float64
+
+    def to_double(self) -> None:
+        """Empty the cache and keep the columns in double precision from now on (half as many)."""
+        self._new_store(np.float64)
 
     def __call__(self, i: int, prefetch=None) -> np.ndarray:
         """Column i. On a cache miss, ``prefetch()`` may name other columns the solver is likely
@@ -157,8 +219,8 @@ class GramColumns:
             self.slot[i] = k  # reinserted last: dict order is the recency order
             return self.store[k]
         batch = [i]
-        if prefetch is not None:
-            room = min(_PREFETCH, self.capacity // 2)
+        if prefetch is not None and self.prefetch > 1:
+            room = min(self.prefetch, self.capacity // 2)
             batch += [j for j in dict.fromkeys(prefetch().tolist())
                       if j != i and j not in self.slot][: room - 1]
         block = self.gram(self.X[:, batch], self.X) + self.eps
@@ -170,21 +232,37 @@ class GramColumns:
             self.slot[j] = k
         return self.store[self.slot[i]]
 
-    def times(self, v: np.ndarray) -> np.ndarray:
-        """Gram @ v from the columns where v is non-zero (the support vectors), in blocks."""
+    def exact(self, i: int) -> np.ndarray:
+        """Column i in double precision: from the cache if it stores double, else computed."""
+        if self.full is not None or self.dtype == np.float64:
+            return self(i)
+        return self.gram(self.X[:, [i]], self.X)[0] + self.eps
+
+    def times(self, v: np.ndarray, rounding=False):
+        """Gram @ v from the columns where v is non-zero (the support vectors), in blocks: the
+        cached columns as stored, the others computed in double. With ``rounding``, also a bound
+        on the error of each entry that the cache's precision causes, sum_j |v_j K_ij| 2^-23 over
+        the cached single-precision columns (0 in double)."""
         nz = np.flatnonzero(v)
+        err = np.zeros(self.X.shape[1])
         if self.full is not None:
-            return v[nz] @ self.full[nz]
-        if self.linear:  # X'(X v): two products, no column
-            return self.X.T @ (self.X[:, nz] @ v[nz]) + self.eps * v[nz].sum()
-        out = np.zeros(self.X.shape[1])
-        cached = np.array([i in self.slot for i in nz.tolist()], dtype=bool)
-        for i in nz[cached]:
-            out += v[i] * self.store[self.slot[i]]
-        rest = nz[~cached]
-        for s in _blocks(rest.size, 256):
-            out += v[rest[s]] @ self.gram(self.X[:, rest[s]], self.X)
-        return out + self.eps * v[rest].sum()
+            out = v[nz] @ self.full[nz]
+        elif self.linear:  # X'(X v): two products, no column
+            out = self.X.T @ (self.X[:, nz] @ v[nz]) + self.eps * v[nz].sum()
+        else:
+            out = np.zeros(self.X.shape[1])
+            cached = np.array([i in self.slot for i in nz.tolist()], dtype=bool)
+            single = self.dtype != np.float64
+            for i in nz[cached]:
+                row = self.store[self.slot[i]]
+                out += v[i] * row
+                if rounding and single:
+                    err += abs(v[i]) * np.abs(row)
+            rest = nz[~cached]
+            for s in _blocks(rest.size, 256):
+                out += v[rest[s]] @ self.gram(self.X[:, rest[s]], self.X)
+            out += self.eps * v[rest].sum()
+        return (out, err * 2.0**-23) if rounding else out
 
     def block(self, idx: np.ndarray) -> np.ndarray:
         """The square sub-matrix Gram[idx][:, idx]."""
@@ -243,7 +321,7 @@ def _smo(col, diag, z, C, tol, max_iter, alpha=None, v=None):
         j = _second_order_partner(i, v, low, Ki, diag)
         Kj = col(j, prefetch)
         t = _pair_step(alpha, v, z, C, diag, i, j, Ki[j])
-        v -= t * (Ki - Kj)  # grad f changes by z t (K_i - K_j)
+        v -= t * np.subtract(Ki, Kj, dtype=np.float64)  # grad f changes by z t (K_i - K_j)
         _refresh_up_low(up, low, alpha, pos, C, (i, j))
         if it == next_newton:
             free, last_free = (alpha > 0) & (alpha < C), free
@@ -357,6 +435,12 @@ class _SubColumns:
 
     def block(self, idx: np.ndarray) -> np.ndarray:
         return self.cols.block(self.act[idx])
+
+    def exact(self, i: int) -> np.ndarray:
+        """Column i in double precision: from the cache if it stores double, else computed."""
+        if self.full is not None or self.dtype == np.float64:
+            return self(i)
+        return self.gram(self.X[:, [i]], self.X)[0] + self.eps
 
     def times(self, v: np.ndarray) -> np.ndarray:
         full = np.zeros(self.cols.X.shape[1])
@@ -703,7 +787,7 @@ def _pivoted_cholesky(cols: GramColumns, rank: int) -> np.ndarray:
         i = int(np.argmax(d))
         if d[i] <= floor:
             return G[:r]
-        G[r] = (cols(i) - G[:r, i] @ G[:r]) / np.sqrt(d[i])
+        G[r] = (cols.exact(i) - G[:r, i] @ G[:r]) / np.sqrt(d[i])
         d -= G[r] ** 2
         d[i] = 0.0
     return G

@@ -46,10 +46,10 @@ def iris_vv():
     return DTR, LTR, DVAL, LVAL
 
 
-def columns(kernel, X, eps, cache_bytes, eager=True):
+def columns(kernel, X, eps, cache_bytes, eager=True, dtype=None):
     """The fast paths' column provider, built as mlpr.svm builds it."""
     return GramColumns(partial(_gram, kernel), X, eps, _kernel_diag(kernel, X) + eps, cache_bytes,
-                       eager=eager, linear=isinstance(kernel, LinearKernel))
+                       eager=eager, linear=isinstance(kernel, LinearKernel), dtype=dtype)
 
 
 def assert_same_solution(train, D, rel=1e-8, atol=1e-5):
@@ -166,8 +166,13 @@ def test_kernel_scores_in_blocks(iris_vv, monkeypatch):
     np.testing.assert_allclose(m.scores(DVAL), whole, rtol=1e-12)
 
 
-def test_shrinking_fast_path_equals_plain_smo(iris_vv, monkeypatch):
+@pytest.mark.parametrize("single", [False, True], ids=["double cache", "single cache"])
+def test_shrinking_fast_path_equals_plain_smo(iris_vv, monkeypatch, single):
     monkeypatch.setattr(mlpr._svm_solvers, "_SHRINK_EVERY", 5)  # shrink often on this small problem
+    if not single:
+        monkeypatch.setattr(mlpr._svm_solvers, "_CACHE_DTYPE", np.float64)
+    # with a single-precision cache the rounding of the Gram matrix (6e-8 relative, kernel values
+    # up to 1,700 here) exceeds tol = 1e-6: both finish with a double cache, to the same optimum
     DTR, LTR, DVAL, _ = iris_vv
     for k, C in [(rbf_kernel(1.0), 1.0), (poly_kernel(2, 1.0), 10.0), (linear_kernel(), 10.0)]:
         for cache_mb in (400.0, 0.01):  # whole matrix, and a few cached columns
@@ -175,7 +180,8 @@ def test_shrinking_fast_path_equals_plain_smo(iris_vv, monkeypatch):
             plain = train_svm_kernel(DTR, LTR, C, k, None, solver="smo", shrinking=False,
                                      cache_mb=cache_mb)
             assert fast.kkt_violation <= 1e-6
-            assert fast.dual_objective == pytest.approx(plain.dual_objective, rel=1e-10)
+            assert fast.dual_objective == pytest.approx(plain.dual_objective,
+                                                        rel=1e-10)
             np.testing.assert_allclose(fast.scores(DVAL), plain.scores(DVAL), atol=1e-6)
     with pytest.raises(TypeError, match="shrinking"):
         train_svm_kernel(DTR, LTR, 1.0, linear_kernel(), None, shrinking=1)
@@ -202,14 +208,84 @@ def test_shrinking_reaches_the_newton_end_game_on_a_large_free_face():
     assert np.count_nonzero(m.alpha < 10.0) > 500  # the large free face the test is about
 
 
-def test_column_cache_equals_full_matrix(iris_vv):
-    DTR, LTR, _, _ = iris_vv
+@pytest.mark.parametrize("single", [False, True], ids=["double cache", "single cache"])
+def test_column_cache_equals_full_matrix(iris_vv, monkeypatch, single):
+    if not single:
+        monkeypatch.setattr(mlpr._svm_solvers, "_CACHE_DTYPE", np.float64)
+    # single precision: the same KKT conditions (to tol = 1e-6, in double), but the last Newton
+    # step solves the face of the rounded Gram matrix, not exactly that of the double one
+    rel = 1e-8 if single else 1e-10
+    DTR, LTR, DVAL, _ = iris_vv
     full = train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(1.0), None)
     cached = train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(1.0), None, cache_mb=0.002)
-    assert cached.dual_objective == pytest.approx(full.dual_objective, rel=1e-10)
+    assert cached.dual_objective == pytest.approx(full.dual_objective, rel=rel)
+    assert exact_kkt_violation(cached, rbf_kernel(1.0), DTR, LTR, 1.0) <= 1e-6
+    np.testing.assert_allclose(cached.scores(DVAL), full.scores(DVAL), atol=1e-6)
     cd = train_svm_kernel(DTR, LTR, 1.0, poly_kernel(2, 1.0), 1.0, cache_mb=0.002)
     assert cd.dual_objective == pytest.approx(
-        train_svm_kernel(DTR, LTR, 1.0, poly_kernel(2, 1.0), 1.0).dual_objective, rel=1e-10)
+        train_svm_kernel(DTR, LTR, 1.0, poly_kernel(2, 1.0), 1.0).dual_objective, rel=rel)
+
+
+def test_cache_precision_follows_the_cache_size():
+    # double when the whole matrix fits in the cache (8 N^2 bytes), else single precision with
+    # twice the columns; the columns themselves are the kernel's to float32 rounding
+    X = np.random.default_rng(8).standard_normal((5, 100))
+    K = rbf_kernel(0.5)(X, X)
+    whole = columns(rbf_kernel(0.5), X, 0.0, 8.0 * 100**2)
+    assert whole.full is not None and whole.full.dtype == np.float64
+    lazy = columns(rbf_kernel(0.5), X, 0.0, 8.0 * 100**2, eager=False)
+    assert lazy.store.dtype == np.float64 and lazy.capacity == 100
+    small = columns(rbf_kernel(0.5), X, 0.0, 8.0 * 100 * 20)
+    assert small.full is None and small.store.dtype == np.float32 and small.capacity == 40
+    for i in (3, 50, 3):
+        np.testing.assert_allclose(small(i), K[i], rtol=2**-24)
+        np.testing.assert_allclose(small.exact(i), K[i], rtol=1e-14)  # in double, not cached
+    v = np.zeros(100)
+    v[[3, 7, 50]] = [1.0, -2.0, 0.5]  # two cached columns, one computed
+    np.testing.assert_allclose(small.times(v), K @ v, rtol=1e-6, atol=1e-7)
+    forced = columns(rbf_kernel(0.5), X, 0.0, 8.0 * 100 * 20, dtype=np.float64)
+    assert forced.store.dtype == np.float64 and forced.capacity == 20
+
+
+def exact_kkt_violation(m, kernel, X, L, C):
+    """The KKT violation (eq. 159, 164) of a model with a free bias, from the whole Gram matrix
+    in double precision: max over I_up of v minus min over I_low, v_i = -z_i (H alpha - 1)_i."""
+    z, alpha = 2.0 * L - 1.0, np.zeros(L.size)
+    alpha[m.support] = m.alpha
+    v = -z * (z * (kernel(X, X) @ (alpha * z)) - 1.0)
+    up, low = np.where(z > 0, alpha < C, alpha > 0), np.where(z > 0, alpha > 0, alpha < C)
+    return max(v[up].max() - v[low].min(), 0.0)
+
+
+@pytest.mark.parametrize("kernel,C", [(rbf_kernel(0.5), 10.0), (poly_kernel(2, 1.0), 1.0),
+                                      (linear_kernel(), 1.0)], ids=repr)
+def test_single_precision_cache_keeps_the_optimum(kernel, C, monkeypatch):
+    # A problem large enough to need the column cache (cache_mb = 0.5 holds 40-80 columns of
+    # N = 800, evicted and recomputed): SMO with the float32 cache, with a float64 cache and the
+    # plain reference solver of mlpr.svm on the whole float64 matrix reach the same dual within
+    # 1e-8 relative (float32 rounds each entry by 6e-8 relative) and the same scores.
+    X, L = _random_curved(3, N=800, D=4)
+    train = partial(train_svm_kernel, X, L, C, kernel, None, solver="smo", cache_mb=0.5)
+    single = train()
+    monkeypatch.setattr(mlpr._svm_solvers, "_CACHE_DTYPE", np.float64)
+    double = train()
+    ref = train_svm_kernel(X, L, C, kernel, None, solver="reference")
+    for m in (single, double):
+        assert m.kkt_violation <= 1e-6 and exact_kkt_violation(m, kernel, X, L, C) <= 1e-6
+        assert m.dual_objective == pytest.approx(ref.dual_objective, rel=1e-8)
+        s = ref.scores(X)
+        np.testing.assert_allclose(m.scores(X), s, atol=1e-5 * max(1.0, np.abs(s).max()))
+
+
+@pytest.mark.parametrize("kernel", [poly_kernel(2, 1.0), linear_kernel()], ids=repr)
+def test_pivoted_cholesky_is_double_precision_with_a_single_cache(kernel):
+    # the interior point's factor reads its columns in double even when the cache is float32
+    X = np.random.default_rng(6).standard_normal((4, 120))
+    cols = columns(kernel, X, 0.0, 2.0**12, eager=False)
+    assert cols.store.dtype == np.float32
+    G = _pivoted_cholesky(cols, _rank_bound(kernel, X))
+    K = kernel(X, X)
+    np.testing.assert_allclose(G.T @ G, K, atol=1e-10 * np.abs(K).max())
 
 
 @pytest.mark.parametrize("K", [None, 1.0, 5.0])
