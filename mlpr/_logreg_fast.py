@@ -5,7 +5,10 @@
 passes over the dense (D, N) data per evaluation. L-BFGS spends almost all its time there, and
 both products only read the data: on data that are mostly zeros (raw MNIST pixels: 18% of the
 entries of a digit pair are not zero) the same products over the non-zero entries alone, in
-compressed sparse rows, read about a third of the bytes. ``method="fast"`` (the default of the
+compressed sparse rows, read about a third of the bytes. One sparse copy serves both products:
+its rows are the samples (for ``s``), and its transpose, in compressed sparse columns, gives
+``X g_s`` with the same sums (a second copy, by features, cost more to build than the products
+it served on a digit pair). ``method="fast"`` (the default of the
 trainer) uses them when at most ``MAX_DENSITY`` of the entries are non-zero, and the dense
 products otherwise. The sums are the same up to their order, so objective and gradient agree
 with the reference to rounding, and `tests/test_logreg.py` holds both the evaluations and the
@@ -27,7 +30,7 @@ def binary_fg(X: np.ndarray, z: np.ndarray, xi: np.ndarray, l: float):
     ``MAX_DENSITY`` of its entries are non-zero, on X itself otherwise."""
     if X.size and np.count_nonzero(X) <= MAX_DENSITY * X.size:
         A = scipy.sparse.csr_array(X.T)  # (N, D): rows are samples, for s = A w
-        At = scipy.sparse.csr_array(X)  # (D, N): rows are features, for X g_s
+        At = A.T  # (D, N) in compressed sparse columns, for X g_s: no second copy to build
     else:
         A, At = X.T, X
     xz = xi * z

@@ -182,7 +182,7 @@ def check_scale(X: np.ndarray, name: str = "D", n_terms: int | None = None) -> n
     whose largest value squared times ``n_terms`` is infinite are refused with the remedy
     (rescale, e.g. `fit_znorm`).
     """
-    largest = float(np.abs(X).max()) if X.size else 0.0
+    largest = float(np.maximum(X.max(), -X.min())) if X.size else 0.0  # max |x|, no copy
     n = X.shape[0] + 1 if n_terms is None else n_terms
     with np.errstate(over="ignore"):
         overflows = not np.isfinite(largest * largest * n)
