@@ -286,11 +286,9 @@ def fit_pca(D, m: int, method: str = "eigh", solver: str = "fast") -> PCAModel:
     solver : {"fast", "reference"}, default "fast"
         How ``"eigh"`` forms C (``"svd"`` has one solver). ``"reference"``: C as eq. (3) writes
         it, the mean then the centred product (`mlpr.gaussian.compute_mu_C`), in `_pca_eigh`.
-        ``"fast"``: the same covariance by BLAS ``dsyrk`` (one triangle) in the private module
-        ``mlpr._dimred_fast``: in one pass, ``1/N sum_i x_i x_i^T - mu mu^T``, when every
-        feature's mean lies within two standard deviations of zero (then as accurate, up to a
-        factor 5 in the rounding bound), the reference's two passes otherwise; equal to the
-        reference to rounding (tested).
+        ``"fast"``: the same two-pass covariance accumulated block by block with BLAS ``dsyrk``
+        (one triangle) in the private module ``mlpr._dimred_fast``; equal to the reference to
+        rounding (tested).
 
     Returns
     -------
@@ -312,8 +310,8 @@ def fit_pca(D, m: int, method: str = "eigh", solver: str = "fast") -> PCAModel:
     ``P`` holds the eigenvectors of the m largest eigenvalues and the projection is
     :math:`y = P^T x`. Both methods give the same ``P`` (sign convention of the module
     docstring) up to rounding, provided the m-th and (m+1)-th eigenvalues differ. Both centre
-    the data before any product on data far from the origin (`mlpr.gaussian.compute_mu_C`),
-    so eigenvalues and directions are as accurate there as near it.
+    the data before any product (`mlpr.gaussian.compute_mu_C`), so eigenvalues and directions
+    are as accurate on data far from the origin as near it.
     """
     check_choice(method, "method", _PCA_METHODS)
     check_choice(solver, "solver", _PCA_SOLVER_CHOICES)
