@@ -548,3 +548,29 @@ def test_knn_radius_h_votes_only_the_neighbours_within_h():
     np.testing.assert_array_equal(train_knn(X, L, 3, h=100.0).scores(Q), plain.scores(Q))
     with pytest.raises(ValueError, match="h must be finite and > 0"):
         train_knn(X, L, 3, h=0.0)
+
+
+def test_knn_fast_chunks_and_short_threshold_rows(monkeypatch):
+    # several product chunks (a partial last one), and rows whose threshold keeps fewer than
+    # n_cand values (selected again from the full row): still the reference, bit for bit
+    import mlpr._neighbors_fast as fast
+
+    rng = np.random.default_rng(13)
+    X = rng.normal(size=(5, 4000))
+    Q = np.hstack([rng.normal(size=(5, 90)), X[:, :20]])
+    model = train_knn(X, rng.integers(0, 3, 4000), 5)
+    idx_ref, d2_ref = model.kneighbors(Q, method="reference")
+    monkeypatch.setattr(fast, "CHUNK_COLUMNS", 700)
+    monkeypatch.setattr(fast, "BLOCK_QUERIES", 32)
+    idx, d2 = model.kneighbors(Q)
+    np.testing.assert_array_equal(idx, idx_ref)
+    np.testing.assert_array_equal(d2, d2_ref)
+    # a subset whose values lie far below the row's: no value kept, all rows selected again
+    Xa = fast.augmented(model.D, model.D.mean(axis=1, keepdims=True)).astype(np.float32)
+    Xa_s = np.ascontiguousarray(Xa[:, ::8])
+    Xa_s[-1] -= 1e6
+    bufs = (np.empty(32 * 700, np.float32), np.empty(32 * 700, bool))
+    mu = model.D.mean(axis=1, keepdims=True)
+    cand, _, _ = fast._candidates(Xa, Xa_s, mu, Q[:, :32], 21, bufs)
+    cand_ok, _, _ = fast._candidates(Xa, None, mu, Q[:, :32], 21, bufs)
+    np.testing.assert_array_equal(np.sort(cand, axis=1), np.sort(cand_ok, axis=1))
