@@ -42,18 +42,14 @@ CHUNK_COLUMNS = 4096
 and its mask stay in cache while the chunk is thresholded."""
 
 
-def sq_dist(X: np.ndarray, Q: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
-    """Squared distances summed feature by feature from the differences, in float64.
-
-    ``X`` (d, N) training data, ``Q`` (d, b) queries. With ``idx`` (b, c) of training indices,
-    returns ``R[j, i] = ||x_idx[j, i] - q_j||^2``, shape (b, c); without, all distances (b, N).
-    The features are summed in order 0, 1, ..., d - 1, as in `mlpr.neighbors`' reference, so the
-    distances are bit-equal to it.
-    """
+def sq_dist(X: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """All squared distances (b, N) of the queries ``Q`` (d, b) to the training data ``X`` (d, N),
+    summed feature by feature from the differences in float64, in order 0, 1, ..., d - 1, as in
+    `mlpr.neighbors`' reference, so the distances are bit-equal to it (`candidate_sq_dist` does
+    the same for a few candidates per query)."""
     R = None
-    for f in range(X.shape[0]):  # a loop over features keeps memory at one (b, c) array
-        xf = X[f][idx] if idx is not None else X[f][None, :]
-        diff = xf - Q[f][:, None]
+    for f in range(X.shape[0]):  # a loop over features keeps memory at one (b, N) array
+        diff = X[f][None, :] - Q[f][:, None]
         R = diff * diff if R is None else R + diff * diff
     return R
 

@@ -977,10 +977,11 @@ def test_pca_fast_finds_nan_and_inf_through_the_mean(bad):
     D[1, 7] = bad
     messages = []
     for solver in ("fast", "reference"):
-        with pytest.raises(ValueError) as e:
+        where = r"NaN or infinite values \(first at row 1, column 7\)"
+        with pytest.raises(ValueError, match=where) as e:
             fit_pca(D, 2, solver=solver)
         messages.append(str(e.value))
     assert messages[0] == messages[1]  # the same message, naming the value and where it is
     D[1, 9] = -D[1, 7] if np.isinf(bad) else 1.0  # +inf and -inf in one row: a NaN mean
-    with pytest.raises(ValueError, match="D"):
+    with pytest.raises(ValueError, match=r"D contains NaN or infinite values \(first at row 1"):
         fit_pca(D, 2)
