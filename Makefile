@@ -84,6 +84,7 @@ bench: $(BENCH_STAMP)
 	$(PY) benchmarks/crosscheck_quadratic_pairs.py
 	$(PY) benchmarks/bench_svm.py
 	$(PY) benchmarks/bench_gmm.py
+	$(PY) benchmarks/bench_pca.py
 
 lint: $(DEV_STAMP)
 	$(PY) -m ruff check mlpr tests lectures benchmarks datasets report
