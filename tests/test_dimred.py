@@ -113,11 +113,14 @@ def test_pca_unknown_solver():
 
 def test_pca_svd_with_fewer_samples_than_dimensions():
     D = _gaussian_data(nfeat=6, N=4)
-    model = fit_pca(D, 6, "svd")
+    with pytest.warns(UserWarning, match="fewer samples"):  # 4 samples of 6 features, on purpose
+        model = fit_pca(D, 6, "svd")
     assert model.P.shape == (6, 6)
     np.testing.assert_allclose(model.P.T @ model.P, np.eye(6), atol=1e-12)
     np.testing.assert_allclose(model.eigenvalues[3:], 0.0, atol=1e-12)  # rank N - 1 = 3
-    np.testing.assert_allclose(model.eigenvalues[:3], fit_pca(D, 3).eigenvalues, rtol=1e-9)
+    with pytest.warns(UserWarning, match="fewer samples"):
+        eigh3 = fit_pca(D, 3).eigenvalues
+    np.testing.assert_allclose(model.eigenvalues[:3], eigh3, rtol=1e-9)
 
 
 def test_pca_eigenvalues_match_numpy_covariance():
