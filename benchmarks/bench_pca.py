@@ -105,6 +105,12 @@ def one_pass(D, mu):
     return C - D.shape[1] * np.triu(mu @ mu.T)
 
 
+VARIANTS = {"variant: each block centred by two threads": two_threads_per_block,
+            "variant: one centred copy of D, then the blocks": whole_copy_then_blocks,
+            "variant: blocks of 4,096 columns": narrower_blocks,
+            "variant: one pass, sum x x' - N mu mu'": one_pass}
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=9)
@@ -114,8 +120,8 @@ def main(argv=None) -> None:
     D, _ = load_mnist("train")
     nfeat, N = D.shape
     mu = vcol(D.mean(axis=1))
-    C = centred_scatter_upper(D, mu) / N
     C_sh = centred_scatter_upper(D, mu)  # the shipped sum, for the variants' comparison
+    C = C_sh / N
     Xt = D.T  # scikit-learn's (N, D) layout, a view
 
     def sk_fit():
@@ -128,10 +134,7 @@ def main(argv=None) -> None:
         "  centred blocks + dsyrk (the scatter)": lambda: centred_scatter_upper(D, mu),
         "  eigh, 50 of 784 (dsyevr)": lambda: scipy.linalg.eigh(
             C, lower=False, subset_by_index=[nfeat - M, nfeat - 1], check_finite=False),
-        "variant: each block centred by two threads": lambda: two_threads_per_block(D, mu),
-        "variant: one centred copy of D, then the blocks": lambda: whole_copy_then_blocks(D, mu),
-        "variant: blocks of 4,096 columns": lambda: narrower_blocks(D, mu),
-        "variant: one pass, sum x x' - N mu mu'": lambda: one_pass(D, mu),
+        **{name: (lambda f=f: f(D, mu)) for name, f in VARIANTS.items()},
     }
     if sklearn is not None:
         fns.update({
@@ -150,17 +153,13 @@ def main(argv=None) -> None:
             times[name].append(time.perf_counter() - t)
     med = {name: float(np.median(v)) for name, v in times.items()}
 
-    variants = {"variant: each block centred by two threads": two_threads_per_block,
-                "variant: one centred copy of D, then the blocks": whole_copy_then_blocks,
-                "variant: blocks of 4,096 columns": narrower_blocks,
-                "variant: one pass, sum x x' - N mu mu'": one_pass}
     rows = []
     shipped = med["  centred blocks + dsyrk (the scatter)"]
     for name, t in med.items():
         row = {"operation": name.strip(), "seconds": t}
         note = ""
-        if name in variants:
-            diff = float(np.abs(np.triu(variants[name](D, mu)) - C_sh).max())
+        if name in VARIANTS:
+            diff = float(np.abs(np.triu(VARIANTS[name](D, mu)) - C_sh).max())
             row.update(max_abs_diff_scatter=diff, vs_shipped_scatter=t / shipped)
             note = (f"  {t / shipped:5.2f}x the shipped scatter; "
                     + ("same C" if diff == 0 else f"C differs by up to {diff:.1e}"))
