@@ -4,7 +4,7 @@ calibration protocol, fusion of several systems, and isotonic (PAV) calibration
 
 A classifier's binary scores :math:`s` (llrs of a generative model, LR or SVM scores) separate the
 classes but are rarely *calibrated*: the Bayes decision ``s > -log(pi / (1 - pi))`` of an
-application (eq. 128; `mlpr.evaluation` states the decision rule) is not the best threshold on
+application (eq. 130; `mlpr.evaluation` states the decision rule) is not the best threshold on
 them (actDCF > minDCF, section 7.3). A calibration transformation
 :math:`f(s)` learned on labelled scores turns them into log-likelihood ratios.
 

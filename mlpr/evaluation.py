@@ -5,7 +5,7 @@ The decision rule
 -----------------
 A binary score ``s`` (an LLR when the metric says so) is compared with a threshold ``t``, and
 **s > t decides class 1** (the target, H_T); a score exactly at the threshold goes to class 0.
-This is the notes' rule (eq. 128: assign H_T if the llr is greater than the threshold) and the
+This is the notes' rule (eq. 130: assign H_T if the llr is greater than the threshold) and the
 course labs', and it is the one rule of this module: `optimal_bayes_decisions`, `act_dcf`,
 `bayes_error_curve`, the threshold sweep of `min_dcf` / `min_dcf_sweep`, and the points of
 `roc_points` / `det_points` all count a score as accepted when it is strictly above ``t``. The
