@@ -1,7 +1,8 @@
 """The evidence for docs/errata.md: one test per erratum of the notes.
 
-Each test derives the right value independently (closed form, exact fractions, or mlpr's
-implementation) and shows that the printed version is wrong. The test names follow the
+Each test derives the right value independently (closed form, exact fractions, a second
+method) and shows that the printed version is wrong; where the erratum concerns something mlpr
+computes, the test calls that function too, so that mlpr changed to the printed version fails. The test names follow the
 document and the place: ``test_notes002_eq074_...`` is the main notes' eq. (74),
 ``test_notes004_...`` the short note 004. The printed formulas are transcribed here only as far
 as needed to evaluate them; where the PDF conversion garbled a symbol, the transcription repairs
@@ -16,7 +17,8 @@ import scipy.linalg
 from scipy.special import expit, logsumexp
 from scipy.stats import norm
 
-from mlpr.dimred import compute_Sw_Sb, fisher_criterion
+from mlpr.datasets import load_iris
+from mlpr.dimred import compute_Sw_Sb, fisher_criterion, fit_lda, fit_pca
 from mlpr.evaluation import (
     bayes_decisions,
     bayes_threshold,
@@ -24,11 +26,31 @@ from mlpr.evaluation import (
     fn_fp_rates,
     uniform_cost_matrix,
 )
-from mlpr.gaussian import logpdf_GAU_1D, logpdf_GAU_ND, ml_multinomial
-from mlpr.generative import GaussianClassifier, log_posteriors, tied_binary_llr_coefficients
-from mlpr.gmm import log_joint_GMM, logpdf_GMM
-from mlpr.logreg import logreg_obj_wrap
-from mlpr.svm import hinge_loss, svm_primal_objective
+from mlpr.gaussian import (
+    compute_mu_C,
+    loglikelihood,
+    logpdf_GAU_1D,
+    logpdf_GAU_ND,
+    logpmf_binomial,
+    ml_multinomial,
+)
+from mlpr.generative import (
+    GaussianClassifier,
+    log_posteriors,
+    tied_binary_llr_coefficients,
+    train_multinomial_nb,
+    train_tied,
+)
+from mlpr.gmm import GMMClassifier, log_joint_GMM, logpdf_GMM
+from mlpr.logreg import logreg_multiclass_obj_wrap, logreg_obj_wrap
+from mlpr.svm import (
+    hinge_loss,
+    poly_kernel,
+    svm_primal_objective,
+    train_svm_kernel,
+    train_svm_linear,
+)
+from mlpr.utils import vcol, vrow
 
 
 def _grid_integral(f, lo=-60.0, hi=60.0, n=200001):
@@ -97,6 +119,15 @@ def test_notes001_gradient_of_loss_wrt_mu_has_a_minus_sign():
     printed = K @ (X - mu).sum(axis=0)
     np.testing.assert_allclose(numeric, correct, rtol=1e-6)
     assert not np.allclose(numeric, printed, rtol=1e-3)
+    # the loss is minus mlpr's Gaussian log-likelihood (up to a constant in mu): its numerical
+    # gradient carries the minus sign, and vanishes at mlpr's ML mean
+    def neg_ll(m):
+        return -loglikelihood(X.T, m.reshape(2, 1), Sigma)
+
+    numeric_ll = np.array([(neg_ll(mu + h * e) - neg_ll(mu - h * e)) / (2 * h) for e in np.eye(2)])
+    np.testing.assert_allclose(numeric_ll, correct, rtol=1e-6)
+    mu_ml = compute_mu_C(X.T)[0].ravel()
+    np.testing.assert_allclose(K @ (X - mu_ml).sum(axis=0), 0.0, atol=1e-12)
 
 
 # ------------------------------------------------------------------------------------------
@@ -117,6 +148,13 @@ def test_notes000_erm_logistic_loss_needs_labels_plus_minus_one():
     printed = np.sum(np.logaddexp(0, -y * s))
     assert abs(printed + loglik) > 1.0
     assert np.logaddexp(0, -0.0 * 123.0) == pytest.approx(np.log(2))
+    # mlpr's objective (eq. 100, lambda = 0, labels {0, 1} turned into z = 2c - 1) is the ERM
+    # loss with labels +-1 over n: minus the mean log-likelihood of eq. (9)
+    f, _ = logreg_obj_wrap(X[:, :2].T, y.astype(int), 0.0)(w)
+    s2 = X[:, :2] @ w[:2] + w[2]
+    loglik2 = np.sum(y * s2 - np.logaddexp(0, s2))
+    assert f == pytest.approx(-loglik2 / 40, rel=1e-12)
+    assert f != pytest.approx(np.mean(np.logaddexp(0, -y * s2)), rel=1e-3)
 
 
 # ------------------------------------------------------------------------------------------
@@ -129,6 +167,11 @@ def test_notes002_sec1_arange_reshape_example():
     y = x.T
     assert y.shape == (1, 3) and y.tolist() == [[0, 1, 2]]  # printed: [1, 2, 3]
     assert x.tolist() != [[1], [2], [3]]
+    # mlpr's course helpers make the same column and 2-D row
+    assert vcol(np.arange(3)).tolist() == [[0], [1], [2]]
+    r = vrow(np.arange(3))
+    assert r.shape == (1, 3) and r.tolist() == [[0, 1, 2]]
+    np.testing.assert_array_equal(vcol(np.arange(3)).T, r)
 
 
 def test_notes002_sec3_1_svd_of_a_rectangular_matrix_is_n_by_m():
@@ -164,6 +207,12 @@ def test_notes002_eq002_pca_maximises_plus_the_trace():
     for _ in range(20):
         Q, _ = np.linalg.qr(rng2.standard_normal((4, 2)))
         assert -tr(Q) >= -tr(P_top) - 1e-9
+    # mlpr's PCA takes the maximiser of +Tr: its directions span the top eigenvectors, reach
+    # the largest trace, and its eigenvalues are the m largest
+    pca = fit_pca(X, 2)
+    assert tr(pca.P) == pytest.approx(tr(P_top), rel=1e-10)
+    assert tr(pca.P) > tr(P_low) * 4
+    np.testing.assert_allclose(pca.eigenvalues, np.linalg.eigvalsh(S / K)[::-1][:2], rtol=1e-10)
 
 
 def test_notes002_sec3_3_lda_code_solves_sw_inverse_sb():
@@ -214,7 +263,8 @@ def test_notes002_sec4_4_clt_standardised_sum():
     # the sum of n iid variables has mean n mu and variance n var: not N(0, 1) for any n
     k = np.arange(n + 1)
     from scipy.stats import binom
-    pmf = binom.pmf(k, n, mu)
+    pmf = np.exp(logpmf_binomial(k, n, mu))  # mlpr's binomial pmf (section 4.3.2)
+    np.testing.assert_allclose(pmf, binom.pmf(k, n, mu), rtol=1e-9, atol=1e-300)
     assert np.sum(k * pmf) == pytest.approx(n * mu, rel=1e-10)
     assert np.sum((k - n * mu) ** 2 * pmf) == pytest.approx(n * var, rel=1e-8)
     # the standardised sum (S_n - n mu) / sqrt(n var) is close to N(0, 1)
@@ -263,6 +313,16 @@ def test_notes002_eq072_sw_is_sigma_and_gives_eq073():
     # the quotient has no maximum: its denominator vanishes for w orthogonal to mu_1 - mu_0
     w_perp = np.array([dmu[1], -dmu[0]])
     assert w_perp @ Sb @ w_perp == 0.0 and w_perp @ Sigma @ w_perp > 0
+    # on data: mlpr's S_W is the tied model's Sigma, and mlpr's LDA direction is Lambda (mu_1 -
+    # mu_0), eq. (73)
+    D, L = _two_classes(seed=16)
+    Sw, _ = compute_Sw_Sb(D, L)
+    tied = train_tied(D, L)
+    np.testing.assert_allclose(Sw, tied.C, rtol=1e-12)
+    w_lda = fit_lda(D, L, 1).W[:, 0]
+    eq73 = np.linalg.solve(tied.C, tied.mu[:, 1] - tied.mu[:, 0])
+    assert abs(w_lda @ eq73) / np.linalg.norm(w_lda) / np.linalg.norm(eq73) == pytest.approx(
+        1.0, abs=1e-12)
 
 
 def test_notes002_eq074_threshold_sign():
@@ -305,17 +365,26 @@ def logreg_obj_wrap(D, c, l):
 '''
 
 
-def test_notes002_sec6_1_logreg_code_ignores_lambda():
+def test_notes002_sec6_1_logreg_code_is_eq100_once_1_reads_l():
+    """Erratum 16, withdrawn: the text's ``1/2*`` is the conversion's "1" for "l" (the same
+    garble as the parameter ``logreg_obj_wrap(D, c, 1)``). Read as ``l/2*`` the printed code is
+    eq. (100) and equals mlpr's objective for every lambda; read literally it would ignore
+    lambda."""
     ns = {"numpy": np}
-    exec(_PRINTED_LOGREG, ns)  # the garbled parameter "1" read as "l"
+    exec(_PRINTED_LOGREG.replace("reg_term = 1/2*", "reg_term = l/2*"), ns)
     D, L = _two_classes(seed=7)
     v = np.array([0.7, -0.4, 0.2])
-    printed = [ns["logreg_obj_wrap"](D, L, lam)(v) for lam in (1e-3, 1.0, 10.0)]
-    assert printed[0] == printed[1] == printed[2]  # lambda has no effect
     w = v[:-1]
+    values = []
     for lam in (1e-3, 1.0, 10.0):
         f, _ = logreg_obj_wrap(D, L, lam)(v)  # eq. (100)
-        assert f == pytest.approx(printed[0] + (lam - 1) / 2 * (w @ w), rel=1e-12)
+        assert ns["logreg_obj_wrap"](D, L, lam)(v) == pytest.approx(f, rel=1e-12)
+        values.append(f)
+    # lambda / 2 |w|^2 with the square: the differences are (lambda - lambda') / 2 |w|^2
+    assert values[2] - values[1] == pytest.approx(9 / 2 * (w @ w), rel=1e-10)
+    literal = {"numpy": np}
+    exec(_PRINTED_LOGREG, literal)
+    assert len({literal["logreg_obj_wrap"](D, L, lam)(v) for lam in (1e-3, 1.0, 10.0)}) == 1
 
 
 def test_notes002_eq105_log_prior():
@@ -399,6 +468,33 @@ def test_notes002_eq174_kernel_score_uses_the_test_point():
     assert printed != pytest.approx(s_dual, rel=1e-6)
 
 
+def _poly_svm_and_phi():
+    """mlpr's kernel SVM with (x'y + 1)^2 (free bias) on 2-D data, w = sum_i alpha_i z_i phi(x_i)
+    in the explicit feature space of eq. (176), and a few test points."""
+    D, L = _two_classes(seed=17, n0=15, n1=15)
+    m = train_svm_kernel(D, L, 1.0, poly_kernel(2, 1.0), None)
+
+    def phi(X):  # eq. (176), one column per sample
+        return np.vstack([np.einsum("in,jn->ijn", X, X).reshape(-1, X.shape[1]),
+                          np.sqrt(2) * X, np.ones((1, X.shape[1]))])
+
+    w = phi(m.support_vectors) @ (m.alpha * m.z)
+    XT = np.random.default_rng(18).standard_normal((2, 7)) * 2
+    return m, phi, w, XT
+
+
+def test_notes002_eq174_mlpr_kernel_scores_read_the_test_point():
+    m, phi, w, XT = _poly_svm_and_phi()
+    # KernelSVM.scores is eq. (174) with k(x_i, x_t): it equals w^T phi(x_t) + b
+    np.testing.assert_allclose(m.scores(XT), w @ phi(XT) + m.b, rtol=1e-9, atol=1e-9)
+    # the printed k(x_i, x_j) (j a training point) gives one value for every test point
+    k = poly_kernel(2, 1.0)
+    za = m.alpha * m.z
+    printed = za @ k(m.support_vectors, m.support_vectors[:, :1]) + m.b
+    assert np.ptp(m.scores(XT)) > 1.0
+    assert not np.allclose(m.scores(XT), printed, atol=1e-3)
+
+
 def test_notes002_eq181_needs_the_hinge():
     D, L = _two_classes(seed=10)
     z = 2.0 * L - 1.0
@@ -480,6 +576,98 @@ def test_notes002_eq203_llr_is_a_log_ratio():
     assert not np.allclose(printed, llr)
     # against the Bayes threshold for pi = 1/2 (t = 0) the ratio accepts every sample
     assert np.all(printed > 0) and np.any(llr <= 0)
+    # mlpr's GMM classifier returns the log-ratio, not the printed ratio
+    clf = GMMClassifier(gmms=(gmm0, gmm1))
+    np.testing.assert_allclose(clf.llr(x), llr, rtol=1e-12, atol=1e-12)
+    assert np.any(clf.llr(x) < 0)  # a ratio is never negative
+    np.testing.assert_allclose(np.exp(clf.llr(x)), printed, rtol=1e-12)
+
+
+_PRINTED_RESHAPE = """
+x = [[1, 2], [3, 4], [5, 6]] # shape (3, 2)
+y = x.reshape((2, 3)) # y = [[1, 2, 3], [4, 5, 6]]
+"""
+
+
+def test_notes002_sec1_1_reshape_needs_an_array():
+    with pytest.raises(AttributeError, match="reshape"):  # a Python list has no reshape
+        exec(_PRINTED_RESHAPE, {"numpy": np})
+    ns = {"numpy": np}
+    exec(_PRINTED_RESHAPE.replace("x = [[1, 2], [3, 4], [5, 6]]",
+                                  "x = numpy.array([[1, 2], [3, 4], [5, 6]])"), ns)
+    assert ns["x"].shape == (3, 2) and ns["y"].tolist() == [[1, 2, 3], [4, 5, 6]]
+
+
+def _iris_petals_svm():
+    """mlpr's linear SVM (C = 1, free bias) on iris versicolor (1) vs virginica (0), petal
+    features (lecture 08's three kinds of training point): alpha and z_i s_i."""
+    D, L = load_iris()
+    X, Y = D[2:4, L > 0], (L[L > 0] == 1).astype(int)
+    m = train_svm_linear(X, Y, 1.0, K=None)
+    return m.alpha, (2 * Y - 1) * m.scores(X), m
+
+
+def test_notes002_eq164_kinds_of_point():
+    alpha, zs, m = _iris_petals_svm()
+    C, tol = 1.0, 1e-6
+    zero, bound = alpha <= tol, alpha >= C - tol
+    free = ~zero & ~bound
+    assert m.kkt_violation < 1e-6
+    xi = hinge_loss(zs)  # the slack of the primal solution, xi_i = max(0, 1 - z_i s_i)
+    # alpha = 0: z s >= 1 (outside the margin or on it), xi = 0; "correctly classified" is
+    # weaker (it allows 0 < z s < 1, where alpha cannot be 0)
+    assert np.all(zs[zero] >= 1 - 1e-6) and np.all(xi[zero] <= 1e-6)
+    assert np.all(np.abs(zs[free] - 1) <= 1e-6)
+    # alpha = C: xi >= 0 (z s <= 1), and the point may be misclassified (z s < 0), not only
+    # "inside the margin"
+    assert np.all(zs[bound] <= 1 + 1e-6)
+    assert [int(zero.sum()), int(free.sum()), int(bound.sum())] == [75, 4, 21]
+    assert int(np.sum(zs[bound] < 0)) == 5 and np.all(zs[bound][zs[bound] < 0] < -0.1)
+    # the primal value from the slacks equals the dual (strong duality): the slacks are right
+    assert 0.5 * m.w @ m.w + C * xi.sum() == pytest.approx(m.dual_objective, rel=1e-8)
+
+
+def test_notes002_eq119_regulariser_is_squared():
+    rng = np.random.default_rng(19)
+    D = rng.standard_normal((3, 30))
+    L = np.arange(30) % 3
+    W, b = rng.standard_normal((3, 3)), rng.standard_normal(3)
+    v = np.concatenate([W.ravel(order="F"), b])
+    f0, _ = logreg_multiclass_obj_wrap(D, L, 0.0)(v)
+    for lam in (0.5, 2.0):
+        f, _ = logreg_multiclass_obj_wrap(D, L, lam)(v)
+        # Omega(W) = lambda/2 ||W||^2 (as eq. 100), not lambda/2 ||W||
+        assert f - f0 == pytest.approx(lam / 2 * np.sum(W * W), rel=1e-10)
+        assert f - f0 != pytest.approx(lam / 2 * np.linalg.norm(W), rel=1e-3)
+    # the binary objective, eq. (100), squares the norm too
+    Db, Lb = _two_classes(seed=20)
+    vb = np.array([1.5, -2.0, 0.3])
+    g0, _ = logreg_obj_wrap(Db, Lb, 0.0)(vb)
+    g1, _ = logreg_obj_wrap(Db, Lb, 2.0)(vb)
+    assert g1 - g0 == pytest.approx(vb[:2] @ vb[:2], rel=1e-10)
+    assert g1 - g0 != pytest.approx(np.linalg.norm(vb[:2]), rel=1e-3)
+
+
+def test_notes002_eq175_primal_score_is_w_phi_x():
+    m, phi, w, XT = _poly_svm_and_phi()
+    # w lives in the feature space: w^T phi(x_t) + b is mlpr's score
+    assert w.shape == (7,) and XT.shape[0] == 2
+    np.testing.assert_allclose(w @ phi(XT) + m.b, m.scores(XT), rtol=1e-9, atol=1e-9)
+    with pytest.raises(ValueError):  # the printed w^T x_t: a 7-vector against a 2-vector
+        w @ XT
+
+
+def test_notes002_eq189_conditional_is_given_c():
+    x = np.array([[-2.5, -0.3, 1.2, 4.0]])
+    f = np.exp(logpdf_GMM(x, _GMM))
+    # sum_c f(x | c) P(C = c), f(x | c) = N(x; mu_c, Sigma_c): mlpr's GMM density
+    right = sum(w * np.exp(logpdf_GAU_ND(x, m, C)) for w, m, C in _GMM)
+    np.testing.assert_allclose(right, f, rtol=1e-12)
+    # the printed f(x_i | c_i) does not depend on the summation index c: the sum is then
+    # f(x | c_i) sum_c w_c = f(x | c_i), one component's density, whichever c_i is fixed
+    for _, m, C in _GMM:
+        printed = sum(w * np.exp(logpdf_GAU_ND(x, m, C)) for w, _, _ in _GMM)
+        assert not np.allclose(printed, f, rtol=1e-3)
 
 
 # ------------------------------------------------------------------------------------------
@@ -574,6 +762,11 @@ def test_notes004_lda_threshold_is_not_zero():
     w = [p * d for p, d in zip(Sinv, dmu)]
     mid = [Fraction(2), Fraction(1, 2)]
     assert sum(a * b for a, b in zip(w, mid)) == threshold
+    # mlpr's tied llr w^T x + b decides class 1 when w^T x > -b: the threshold -b = -2/9
+    model = GaussianClassifier(mu=np.array([[1.0, 3.0], [1.0, 0.0]]),
+                               C=np.diag([2.25, 0.25]), kind="tied")
+    _, b_lib = tied_binary_llr_coefficients(model)
+    assert -b_lib == pytest.approx(-2 / 9, rel=1e-12) and abs(b_lib) > 0.2
 
 
 def test_notes004_lda_maximises_between_over_within():
@@ -602,3 +795,59 @@ def test_notes004_gradient_step_on_the_log_likelihood_ascends():
     eta = 0.01
     assert loglik(beta - eta * grad) < loglik(beta)  # the printed step lowers L
     assert loglik(beta + eta * grad) > loglik(beta)  # ascent raises it
+    # mlpr minimises R = -L / n (eq. 100, lambda = 0): its gradient is -grad L / n, so its
+    # descent step is the ascent step on L
+    D, c = X[:, :2].T, y.astype(int)
+    f, g = logreg_obj_wrap(D, c, 0.0)(beta)  # v = [w, b]: the column of ones is the bias
+    assert f == pytest.approx(-loglik(beta) / 60, rel=1e-12)
+    np.testing.assert_allclose(g, -grad / 60, rtol=1e-12, atol=1e-15)
+    assert loglik(beta - eta * 60 * g) > loglik(beta)
+
+
+def test_notes004_log_posterior_is_equal_up_to_a_constant():
+    # multinomial naive Bayes (mlpr's), three classes, word counts
+    rng = np.random.default_rng(21)
+    D = rng.integers(0, 4, size=(6, 40))
+    L = np.arange(40) % 3
+    model = train_multinomial_nb(D, L, eps=1.0)
+    prior = np.array([0.5, 0.3, 0.2])
+    X = rng.integers(0, 5, size=(6, 4))
+    logpost = log_posteriors(model.scores(X), prior)
+    lin = np.log(prior)[:, None] + np.log(model.pi).T @ X  # log P(c) + theta_c^T x
+    # log P(c | x) = log P(c) + theta_c^T x + const(x): the difference is the same for every c
+    diff = logpost - lin
+    np.testing.assert_allclose(diff, diff[:1].repeat(3, axis=0), atol=1e-12)
+    np.testing.assert_allclose(diff[0], -logsumexp(lin, axis=0), rtol=1e-12)
+    # "proportional" would mean a constant ratio across classes: it is not
+    ratio = logpost / lin
+    assert np.ptp(ratio, axis=0).min() > 1e-3
+
+
+def test_notes004_trace_ratio_is_not_maximised_by_the_top_eigenvectors():
+    D, L = load_iris()
+    Sw, Sb = compute_Sw_Sb(D, L)
+    lam, U = scipy.linalg.eigh(Sb, Sw)  # S_b u = lambda S_w u, u^T S_w u = 1
+    lam, U = lam[::-1], U[:, ::-1]
+    W = fit_lda(D, L, 2).W  # mlpr's LDA: the top two eigenvectors of S_w^-1 S_b
+
+    def trace_ratio(W):  # note 004's objective
+        return np.trace(W.T @ Sb @ W) / np.trace(W.T @ Sw @ W)
+
+    def eq8(W):  # the main notes' eq. (8): Tr((W^T S_w W)^-1 W^T S_b W)
+        return np.trace(np.linalg.solve(W.T @ Sw @ W, W.T @ Sb @ W))
+
+    np.testing.assert_allclose(W.T @ Sw @ W, np.eye(2), atol=1e-10)
+    assert lam[0] == pytest.approx(32.19, abs=0.005) and lam[1] == pytest.approx(0.2854, abs=5e-4)
+    # the top-2 eigenvectors: (lambda_1 + lambda_2) / 2 = 16.24 for note 004's ratio ...
+    assert trace_ratio(W) == pytest.approx((lam[0] + lam[1]) / 2, rel=1e-10)
+    assert trace_ratio(W) == pytest.approx(16.24, abs=0.005)
+    # ... while W = [u_1, u_1] reaches lambda_1 = 32.19, the supremum of the ratio
+    assert trace_ratio(np.c_[U[:, 0], U[:, 0]]) == pytest.approx(lam[0], rel=1e-10)
+    # they maximise eq. (8), lambda_1 + lambda_2 = 32.48, which no W of rank 2 exceeds
+    assert eq8(W) == pytest.approx(lam[0] + lam[1], rel=1e-10)
+    assert eq8(W) == pytest.approx(32.48, abs=0.005)
+    rng = np.random.default_rng(22)
+    for _ in range(20):
+        R = rng.standard_normal((4, 2))
+        assert eq8(R) <= eq8(W) * (1 + 1e-12)
+        assert trace_ratio(R) <= lam[0] * (1 + 1e-12)
