@@ -423,12 +423,16 @@ def _legend_below(ax, fig, ncol: int, fontsize=None) -> None:
 
 
 def plot_curves(x, ys: dict, *, xlabel, ylabel, title="", logx=False, marker="o", ax=None,
-                hlines: dict | None = None):
+                hlines: dict | None = None, legend: str = "auto"):
     """Line plot of several named curves over a common x; ``hlines`` adds labelled horizontal
     reference lines (the y-limits include them).
 
     ``x`` (n,) holds numbers or category labels (strings); ``ys`` maps each name to n values.
+    ``legend``: ``"right"`` (right of the axes), ``"below"`` (under the x label),
+    ``"inside"`` (where matplotlib finds the fewest points), or ``"auto"``: right of the axes
+    for a figure of its own, inside for a panel of a grid.
     """
+    legend = _check_legend(legend, ("auto", "right", "below", "inside"))
     x = list(x) if not isinstance(x, np.ndarray) else x
     if np.ndim(x) != 1 or len(x) == 0:
         raise ValueError(f"x must be a non-empty 1-D sequence, got shape {np.shape(x)}")
@@ -458,11 +462,26 @@ def plot_curves(x, ys: dict, *, xlabel, ylabel, title="", logx=False, marker="o"
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    if own:  # a figure of its own: the legend right of the axes, over no curve
-        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
-    else:  # a panel of a grid: inside, where matplotlib finds the fewest points
-        ax.legend()
+    if legend == "auto":
+        legend = "right" if own else "inside"
+    _place_legend(ax, fig, legend)
     return fig
+
+
+def _check_legend(legend, options: tuple[str, ...]) -> str:
+    if legend not in options:
+        raise ValueError(f"legend must be one of {', '.join(map(repr, options))}, got {legend!r}")
+    return legend
+
+
+def _place_legend(ax, fig, where: str, ncol: int = 1) -> None:
+    """The legend of ``ax``: right of the axes or below them (over no data), or inside."""
+    if where == "right":
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+    elif where == "below":
+        _legend_below(ax, fig, ncol=ncol, fontsize=8)
+    else:
+        ax.legend()
 
 
 def plot_bars(categories, values: dict, *, xlabel, ylabel, title="", ax=None):
@@ -723,7 +742,7 @@ def _on_grid(f, XX: np.ndarray, YY: np.ndarray) -> np.ndarray:
 
 
 def plot_svm_2d(D, L, scores, *, support=None, alpha=None, C=None, class_names=None,
-                xlabel="x1", ylabel="x2", title="", ax=None, resolution=200):
+                xlabel="x1", ylabel="x2", title="", ax=None, resolution=200, legend="auto"):
     """A binary classifier on 2-D data: the boundary s(x) = 0, the margins s(x) = -1 and +1
     (dashed, notes eq. 157) and the support vectors circled.
 
@@ -741,7 +760,11 @@ def plot_svm_2d(D, L, scores, *, support=None, alpha=None, C=None, class_names=N
         SVM are then marked apart (KKT conditions, eq. 163-164): alpha = 0 (outside the margin,
         plain), 0 < alpha < C (on the margin, circled) and alpha = C (inside the margin or
         misclassified, crossed). ``support`` is then ignored.
+    legend : {"auto", "right", "below", "inside"}
+        Where the legend goes; ``"auto"``: right of the axes for a figure of its own, below them
+        for a panel of a grid, so that it hides no point.
     """
+    legend = _check_legend(legend, ("auto", "right", "below", "inside"))
     D, L, K = _labelled(D, L, min_rows=2)
     _check_callable(scores, "scores", "scores(X) -> (M,) for X of shape (2, M)")
     colors = class_colors(max(K, 2))
@@ -779,7 +802,9 @@ def plot_svm_2d(D, L, scores, *, support=None, alpha=None, C=None, class_names=N
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend(loc="best")
+    own = len(fig.axes) == 1
+    _place_legend(ax, fig, ("right" if own else "below") if legend == "auto" else legend,
+                  ncol=2)
     return fig
 
 
@@ -834,7 +859,8 @@ def plot_one_vs_rest_regions(D, L, claims, *, class_names=None, xlabel="x1", yla
 __all__ += ["plot_gmm_1d", "plot_lbg_history", "plot_em_runs", "plot_clusters_2d"]
 
 
-def plot_gmm_1d(x, gmms: dict, *, xlabel, title="", bins=40, ax=None):
+def plot_gmm_1d(x, gmms: dict, *, xlabel, title="", bins=40, ax=None, truth=None,
+                truth_label="generating density"):
     """Histogram of a 1-D sample with the density of each named GMM over it.
 
     Parameters
@@ -843,6 +869,10 @@ def plot_gmm_1d(x, gmms: dict, *, xlabel, title="", bins=40, ax=None):
         The sample.
     gmms : dict
         ``{label: gmm}``, each a 1-D `mlpr.gmm.GMM` (or the course's list of (w, mu, C)).
+    truth : GMM, optional
+        The density the sample was drawn from, drawn dashed in black under ``truth_label``.
+
+    The legend lies right of the axes, over no bar or curve.
     """
     x = check_data(np.reshape(np.asarray(x, dtype=float), (1, -1)), "x")
     fig, ax = _fig_ax(ax, (6, 4))
@@ -851,10 +881,13 @@ def plot_gmm_1d(x, gmms: dict, *, xlabel, title="", bins=40, ax=None):
     grid = np.linspace(x.min() - 0.1 * span, x.max() + 0.1 * span, 600)
     for label, gmm in gmms.items():
         ax.plot(grid, np.exp(logpdf_GMM(grid[None, :], gmm)), lw=1.6, label=label)
+    if truth is not None:
+        ax.plot(grid, np.exp(logpdf_GMM(grid[None, :], truth)), color="k", ls="--", lw=1.4,
+                label=truth_label)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("density")
     ax.set_title(title)
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     return fig
 
 

@@ -825,3 +825,63 @@ def test_plot_svm_2d_marks_the_three_kinds_of_training_point():
     plt.close(fig)
     with pytest.raises(ValueError, match="alpha must have one entry per sample \\(60\\)"):
         plot_svm_2d(D, L, m.scores, alpha=m.alpha[:10], C=1.0)
+
+
+def test_plot_svm_2d_legend_hides_no_point():
+    """A figure of its own puts the legend right of the axes, a panel of a grid below them."""
+    from mlpr.plots import figure_grid, plot_svm_2d
+    from mlpr.svm import train_svm_linear
+
+    rng = np.random.default_rng(1)
+    L = np.repeat([0, 1], 20)
+    D = rng.normal(size=(2, 40)) + 1.5 * (2 * L - 1)
+    m = train_svm_linear(D, L, 1.0, K=None)
+    fig = plot_svm_2d(D, L, m.scores, support=m.alpha > 0)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1
+    plt.close(fig)
+    fig, axes = figure_grid(1, 2)
+    for ax in axes[0]:
+        plot_svm_2d(D, L, m.scores, support=m.alpha > 0, ax=ax, xlabel="x1")
+    fig.canvas.draw()
+    for ax in axes[0]:
+        assert (ax.get_legend().get_window_extent().y1
+                <= ax.xaxis.label.get_window_extent().y0)
+    plt.close(fig)
+    with pytest.raises(ValueError, match="legend must be one of"):
+        plot_svm_2d(D, L, m.scores, legend="left")
+
+
+def test_plot_curves_legend_below_a_panel():
+    from mlpr.plots import figure_grid
+
+    fig, axes = figure_grid(1, 1)
+    plot_curves([0.1, 1.0, 10.0], {"a": [3, 2, 1], "b": [1, 2, 3]}, xlabel="C", ylabel="e",
+                logx=True, ax=axes[0, 0], legend="below")
+    fig.canvas.draw()
+    ax = axes[0, 0]
+    assert ax.get_xscale() == "log"
+    assert ax.get_legend().get_window_extent().y1 <= ax.xaxis.label.get_window_extent().y0
+    plt.close(fig)
+
+
+def test_plot_gmm_1d_draws_the_generating_density():
+    from mlpr.gmm import GMM
+    from mlpr.plots import plot_gmm_1d
+
+    truth = GMM.from_list([(0.5, -2.0, 1.0), (0.5, 2.0, 0.5)])
+    x = np.random.default_rng(2).normal(size=200)
+    fig = plot_gmm_1d(x, {"fit": truth}, xlabel="x", truth=truth)
+    ax = fig.axes[0]
+    assert legend_texts(ax) == ["sample (histogram)", "fit", "generating density"]
+    line = [ln for ln in ax.get_lines() if ln.get_label() == "generating density"][0]
+    assert line.get_linestyle() == "--"
+    g = line.get_xdata()
+    # the line is the mixture density itself: 0.5 N(-2, 1) + 0.5 N(2, 0.5), closed form
+    ref = 0.5 * np.exp(-(g + 2) ** 2 / 2) / np.sqrt(2 * np.pi) + \
+        0.5 * np.exp(-(g - 2) ** 2 / 1.0) / np.sqrt(np.pi)
+    np.testing.assert_allclose(line.get_ydata(), ref, rtol=1e-10)
+    fig.canvas.draw()
+    assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1
+    plt.close(fig)

@@ -11,6 +11,7 @@ that this script could cite.
 # %% set-up: imports, the lecture object, helpers
 import _lecture  # before numpy: one BLAS thread unless the caller chooses (see _lecture)
 import numpy as np
+from scipy.stats import binomtest
 
 from mlpr.calibration import kfold_calibrate
 from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris, load_iris_binary
@@ -131,18 +132,20 @@ lec.figure(plot_svm_2d(S2, LS, hard.scores, support=hard.alpha > 0,
 P2 = D[2:4, L > 0]  # versicolor (1) vs virginica (0), petal length and width: overlapping
 LP = (L[L > 0] == 1).astype(int)
 CS = (0.01, 0.1, 1.0, 10.0)
-fig, axes = figure_grid(1, len(CS), title="Iris versicolor (1) vs virginica (0): soft margin "
-                        "(linear SVM, free bias) for several C", width=4.2, height=3.6)
+fig, axes = figure_grid(1, len(CS), title="Iris versicolor (1) vs virginica (0), petal features: "
+                        "linear soft-margin SVM (free bias) for four values of C", width=4.2,
+                        height=4.2)
 for ax, C in zip(axes[0], CS):
     m = train_svm_linear(P2, LP, C, K=None)
     plot_svm_2d(P2, LP, m.scores, support=m.alpha > 0, class_names=["virginica", "versicolor"],
                 xlabel=IRIS_FEATURES[2], ylabel=IRIS_FEATURES[3], ax=ax,
-                title=f"C = {C:g}: {int(np.sum(m.alpha > 0))} SVs, 1/||w|| = {m.margin:.2f}")
+                title=f"C = {C:g}: 1/||w|| = {m.margin:.2f}")  # the legend counts the SVs
+fig.tight_layout()  # the figure's title above the panels' titles
 lec.figure(fig, "iris_soft_margin_vs_C.png")
 
 zsg = np.linspace(-3, 3, 601)
 lec.figure(plot_curves(zsg, {"hinge max(0, 1 - zs) (eq. 169)": np.maximum(0, 1 - zsg),
-                             "logistic log2(1 + exp(-zs)) (eq. 171)":
+                             "logistic in bits, log(1 + exp(-zs)) / log 2 (eq. 171 in nats)":
                                  np.logaddexp(0, -zsg) / np.log(2),
                              "0-1 [zs <= 0]": (zsg <= 0).astype(float)},
                        xlabel="z s (label z = +-1 times score s)", ylabel="loss", marker="",
@@ -341,6 +344,13 @@ print(f"The notes call the RBF kernel the best performer on MNIST; this table do
       f"them. On the same {N_SUB} images the polynomial kernel gives {poly_sub:.2f}%.")
 lec.check("C = 1: mean EER % of RBF gamma = 2 and of poly d = 2 on the same subsample",
           [rbf2, poly_sub], fmt="{:.2f}")
+for C in CS:
+    r, q = (E[n][CS.index(C)].mean() for n in ("RBF gamma = 2 (unit norm)",
+                                               "poly d = 2 (RBF's subsample)"))
+    better = C >= 1.0  # the order the full run shows: RBF better from C = 1, worse at C = 0.1
+    side = "below" if better else "above"
+    lec.claim(f"on the same {N_SUB} images, C = {C:g}: RBF gamma = 2 {side} poly d = 2 "
+              f"({r:.2f}% against {q:.2f}%)", r < q if better else r > q)
 
 # %% one binary task in depth: 4 (1) vs 9 (0)
 N_SEL = 500 if lec.quick else 1000  # training images of the pair (a seeded subsample)
@@ -404,8 +414,21 @@ lec.table("svm_rebalance_calibration", "Linear SVM, 4 vs 9 test set: minDCF, act
 lec.claim("SVM scores are not llrs: at every training prior, the raw scores' actDCF exceeds the "
           "minDCF by more than 0.1 at one of the two applications",
           all(max(gaps[pt, pi][0] for pi in APPS) > 0.1 for pt in (None, 0.1, 0.9)))
-lec.claim("calibration brings the actDCF of the un-rebalanced SVM closer to the minDCF at both "
-          "applications", all(gaps[None, pi][1] < gaps[None, pi][0] for pi in APPS))
+for pi in APPS:
+    lec.check(f"un-rebalanced SVM, pi = {pi:g}: actDCF - minDCF of the raw scores, and after "
+              f"calibration", list(gaps[None, pi]), fmt="{:.4f}")
+lec.claim("full mode: calibration reduces the gap actDCF - minDCF of the un-rebalanced SVM at "
+          "both applications (" + "; ".join(f"pi = {pi:g}: {gaps[None, pi][0]:.4f} -> "
+                                             f"{gaps[None, pi][1]:.4f}" for pi in APPS) + ")",
+          all(gaps[None, pi][1] < gaps[None, pi][0] for pi in APPS))
+mins = {pi: [r[1 + 3 * i] for r in rows] for i, pi in enumerate(APPS)}  # none, 0.1, 0.9
+lec.claim("re-balancing moves the minDCF by less than 0.1 at both applications (largest change "
+          + ", ".join(f"{max(abs(v - mins[pi][0]) for v in mins[pi]):.4f} at pi = {pi:g}"
+                      for pi in APPS) + ")",
+          all(max(abs(v - mins[pi][0]) for v in mins[pi]) < 0.1 for pi in APPS))
+lec.claim(f"full mode: re-balancing for the application is not always in its favour (pi = 0.9: "
+          f"minDCF {mins[0.9][2]:.4f} trained with pi_T = 0.9 against {mins[0.9][0]:.4f} "
+          f"without)", mins[0.9][2] > mins[0.9][0])
 
 lec.section(f"MNIST 4 (1) vs 9 (0), {N_SEL} training images ({lec.mnist_sizes}): pre-processing "
             "the PCA-50 features for a linear (C = 1, K = 1) and an RBF SVM (C = 1, eps = 1), "
@@ -425,6 +448,11 @@ for name, fit in PREP.items():
 lec.table("svm_preprocessing", "minDCF (pi = 0.5) on the 4 vs 9 test set after each "
           "pre-processing (learned on the training images)",
           ["pre-processing", "linear SVM", "RBF SVM", "gamma = 1 / (D mean variance)"], rows)
+moves = [max(abs(rows[i][j] - rows[0][j]) for i in (1, 2)) for j in (1, 2)]
+lec.claim(f"centring and z-normalisation move the minDCF by less than 0.02 (linear "
+          f"{moves[0]:.4f}, RBF {moves[1]:.4f})", max(moves) < 0.02)
+lec.claim("within-class whitening gives the highest minDCF of the four, for both SVMs",
+          all(rows[3][j] == max(r[j] for r in rows) for j in (1, 2)))
 
 # %% MNIST, 10 classes
 N_MC = 1000 if lec.quick else 5000
@@ -440,22 +468,41 @@ def best(X, Y):
 
 
 lec.progress("one vs one, poly d = 2")
-e_ovo = 100 * error_rate(train_one_vs_one(best, X, Y).predict(DTE), LTE)
+p_ovo = train_one_vs_one(best, X, Y).predict(DTE)
+e_ovo = 100 * error_rate(p_ovo, LTE)
 lec.progress("one vs rest, poly d = 2")
 e_ovr = 100 * error_rate(train_one_vs_rest(best, X, Y).predict(DTE), LTE)
 pca = fit_pca(X, 50)
 S = train_mvg(pca.transform(X), Y).scores(pca.transform(DTE))
-e_mvg = 100 * error_rate(map_decisions(S, uniform_priors(10)), LTE)
+p_mvg = map_decisions(S, uniform_priors(10))
+e_mvg = 100 * error_rate(p_mvg, LTE)
 lec.table("mnist_multiclass", "10 digits, same training images: poly d = 2 SVM (C = 1) one vs one "
           "and one vs rest, MVG on PCA 50 (lecture 05's model)",
           ["model", "test error %"],
           [["SVM one vs one (45 pairwise models, votes)", e_ovo],
            ["SVM one vs rest (10 models, arg max score)", e_ovr],
            ["MVG, PCA 50", e_mvg]])
-lec.claim("the poly-2 SVM (one vs one) beats MVG on PCA 50", e_ovo < e_mvg)
-lec.figure(plot_curves([f"{C:g}" for C in CS], {n: E[n].mean(axis=1) for n in SETTINGS},
-                       xlabel="C", ylabel="average pairwise test EER %",
-                       title=f"MNIST ({lec.mnist_sizes}), {len(PAIRS)} digit pairs: SVM EER vs C "
-                             f"(all training images of a pair, or {N_SUB}: see README)"),
-           "mnist_pairwise_eer_vs_C.png")
+# the two error rates differ on few images: how many, and McNemar's exact test on the images
+# that exactly one of the two models gets right
+only_svm = int(np.sum((p_ovo == LTE) & (p_mvg != LTE)))
+only_mvg = int(np.sum((p_ovo != LTE) & (p_mvg == LTE)))
+p_mcnemar = binomtest(only_svm, only_svm + only_mvg, 0.5).pvalue
+lec.check(f"SVM one vs one against MVG: test images right only for the SVM, only for MVG "
+          f"(of {LTE.size}), and McNemar's exact p-value", [only_svm, only_mvg, p_mcnemar],
+          fmt="{:.3g}")
+lec.claim(f"the SVM one vs one and MVG differ by {abs(only_svm - only_mvg)} test images of "
+          f"{LTE.size}: not a significant difference (McNemar's exact p = {p_mcnemar:.2f} >= 0.05)",
+          p_mcnemar >= 0.05)
+fig, axes = figure_grid(1, 2, width=5.2, height=4.2,
+                        title=f"MNIST ({lec.mnist_sizes}), {len(PAIRS)} digit pairs:\naverage "
+                              f"pairwise test EER of SVMs against C")
+by_size = {"all training images of each pair": list(ALL_IMAGES),
+           f"{N_SUB} training images per pair": [n for n in SETTINGS if n not in ALL_IMAGES]}
+order = np.argsort(CS)  # C increasing, on a log axis
+for ax, (what, names) in zip(axes[0], by_size.items()):
+    plot_curves(np.asarray(CS)[order], {n: E[n].mean(axis=1)[order] for n in names}, logx=True,
+                xlabel="C (log scale)", ylabel="average pairwise test EER %", ax=ax,
+                title=f"trained on {what}", legend="below")
+fig.tight_layout()
+lec.figure(fig, "mnist_pairwise_eer_vs_C.png")
 lec.finish()
