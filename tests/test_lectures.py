@@ -25,25 +25,9 @@ def test_there_are_lectures():
     assert "02_iris_exploration" in LECTURES
 
 
-@pytest.fixture(scope="session")
-def quick_results(tmp_path_factory):
-    """The quick runs' results.json, by lecture (each lecture runs once in quick mode)."""
-    root = tmp_path_factory.mktemp("quick")
-
-    def get(name):
-        out = root / name
-        if not (out / "results.json").exists():
-            proc = run([sys.executable, str(REPO / "lectures" / name / "run.py"), "--quick",
-                        "--out", str(out)], env=dict(os.environ, MPLBACKEND="Agg"))
-            assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-            (out / "stdout.txt").write_text(proc.stdout)
-        return out
-    return get
-
-
 @pytest.mark.parametrize("name", LECTURES)
-def test_lecture_quick(name, quick_results):
-    tmp_path = quick_results(name)
+def test_lecture_quick(name, lecture_run):
+    tmp_path = lecture_run(name)
     results = json.loads((tmp_path / "results.json").read_text())
     assert results["lecture"] == name and results["mode"] == "quick"
     assert results["figures"], "a lecture writes at least one figure"
@@ -69,7 +53,7 @@ def test_lecture_quick(name, quick_results):
                 assert any("quick subsample" in t for t in titles), (fig, titles)
 
 
-def test_student_mode_on_lecture_05_reproduces_its_tables(quick_results, tmp_path):
+def test_student_mode_on_lecture_05_reproduces_its_tables(lecture_run, tmp_path):
     # the course-style solution of the grading tests, in place of mlpr's functions
     student = REPO / "tests" / "grading_submissions" / "course_style.py"
     proc = run([sys.executable, str(REPO / "lectures" / "05_generative_models" / "run.py"),
@@ -77,7 +61,7 @@ def test_student_mode_on_lecture_05_reproduces_its_tables(quick_results, tmp_pat
                env=dict(os.environ, MPLBACKEND="Agg"))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "Traceback" not in proc.stderr
-    mine = json.loads((quick_results("05_generative_models") / "results.json").read_text())
+    mine = json.loads((lecture_run("05_generative_models") / "results.json").read_text())
     theirs = json.loads((tmp_path / "results.json").read_text())
     assert theirs["student"] == str(student)
     summary = theirs["student_summary"]
@@ -104,7 +88,7 @@ def test_lectures_are_divided_into_notebook_cells(name):
     assert not re.search(r"^# -- .*-{5,}$", text, flags=re.M)  # every section banner is a cell
 
 
-def test_running_the_cells_in_order_gives_the_scripts_results(quick_results, tmp_path,
+def test_running_the_cells_in_order_gives_the_scripts_results(lecture_run, tmp_path,
                                                               monkeypatch):
     import ast
 
@@ -118,7 +102,7 @@ def test_running_the_cells_in_order_gives_the_scripts_results(quick_results, tmp
     for cell in cells:  # one namespace, one cell at a time, as a notebook runs them
         exec(compile(cell, f"{name} cell", "exec"), namespace)
     cells_run = json.loads((tmp_path / "results.json").read_text())
-    script_run = json.loads((quick_results(name) / "results.json").read_text())
+    script_run = json.loads((lecture_run(name) / "results.json").read_text())
     assert [c["what"] for c in cells_run["checks"]] == [c["what"] for c in script_run["checks"]]
     for a, b in zip(cells_run["checks"], script_run["checks"]):
         assert a.get("measured", a.get("holds")) == b.get("measured", b.get("holds")), a["what"]
@@ -132,23 +116,43 @@ def _readme_commands(prefix):
     return [ln for ln in lines if ln.startswith(prefix)]
 
 
-def test_readme_make_lecture_command_works_as_written(tmp_path):
-    # the command a newcomer copies on a fresh clone: make creates .venv when it is missing
+def test_readme_make_lecture_command_works_as_written(lecture_run, tmp_path):
+    """The command a newcomer copies on a fresh clone (make creates .venv when it is missing)
+    runs the README's second command, the lecture's script by the venv's Python, with the same
+    arguments; that script's quick run, the one the lecture tests share, is checked to succeed
+    (running it a second time through make would check nothing more)."""
     (cmd,) = [c for c in _readme_commands("make lecture ") if "STUDENT" not in c]
     assert "ARGS=--quick" in cmd
-    proc = run(["bash", "-c", f"{cmd} OUT={tmp_path}"], cwd=REPO,
-               env={k: v for k, v in os.environ.items() if k != "MPLBACKEND"})
+    (venv_cmd,) = _readme_commands(".venv/bin/python lectures/")
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    proc = run(["bash", "-c", f"make -n {cmd.removeprefix('make ')} OUT={tmp_path}"], cwd=REPO,
+               env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert json.loads((tmp_path / "results.json").read_text())["mode"] == "quick"
+    (recipe,) = [ln.split() for ln in proc.stdout.replace("\\\n", " ").splitlines()
+                 if ".venv/bin/python lectures/" in ln]
+    assert recipe == ["OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}", *venv_cmd.split(),
+                      "--out", str(tmp_path)], recipe
+    name = Path(venv_cmd.split()[1]).parent.name
+    assert json.loads((lecture_run(name) / "results.json").read_text())["mode"] == "quick"
 
 
-def test_readme_venv_python_command_works_as_written(tmp_path):
+def test_readme_venv_python_command_works_as_written(lecture_run, tmp_path):
+    """The README's second command is the lecture's quick run: when this test runs under the
+    venv's Python, the shared quick run of the lecture was that very command (with --out);
+    under another interpreter the command runs here, as written."""
     (cmd,) = _readme_commands(".venv/bin/python lectures/")
-    if not (REPO / ".venv" / "bin" / "python").exists():
+    venv_python = REPO / ".venv" / "bin" / "python"
+    if not venv_python.exists():
         pytest.skip("no .venv: the README's second command follows `make lecture`")
-    proc = run(["bash", "-c", f"{cmd} --out {tmp_path}"], cwd=REPO)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert json.loads((tmp_path / "results.json").read_text())["mode"] == "quick"
+    python, script, *args = cmd.split()
+    assert python == ".venv/bin/python" and (REPO / script).is_file() and args == ["--quick"]
+    if Path(sys.executable) == venv_python:
+        out = lecture_run(Path(script).parent.name)
+    else:
+        proc = run(["bash", "-c", f"{cmd} --out {tmp_path}"], cwd=REPO)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        out = tmp_path
+    assert json.loads((out / "results.json").read_text())["mode"] == "quick"
 
 
 def test_readme_python_examples_run():
@@ -187,17 +191,35 @@ def test_help_shows_the_out_default():
     assert "(default figures/02_iris_exploration)" in " ".join(proc.stdout.split())
 
 
+STUB_LECTURE = '''"""A stub lecture: one figure and one check, through the shared Lecture."""
+import matplotlib.pyplot as plt
+from _lecture import Lecture
+
+lec = Lecture("99_stub", __doc__)
+fig = plt.figure()
+fig.add_subplot().plot([0.0, 1.0], [0.0, 1.0])
+fig.axes[0].set_title("a stub figure")
+lec.figure(fig, "stub.png")
+lec.check("one", 1.0, 1.0, tol=0, source="invariant")
+lec.finish()
+'''
+
+
 def test_show_without_a_display_saves_the_figures_and_says_why(tmp_path):
+    # --show belongs to the shared command line (_lecture.Lecture): a stub lecture exercises it
+    script = tmp_path / "run.py"
+    script.write_text(STUB_LECTURE)
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "MPLBACKEND")}
-    proc = run([sys.executable, str(REPO / "lectures" / "02_iris_exploration" / "run.py"),
-                "--quick", "--show", "--out", str(tmp_path)], env=env)
+    proc = run([sys.executable, str(script), "--quick", "--show", "--out", str(tmp_path / "o")],
+               env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]
     if sys.platform.startswith("linux"):
         assert "--show: no display" in proc.stderr
     assert "Traceback" not in proc.stderr
-    results = json.loads((tmp_path / "results.json").read_text())
-    assert all((tmp_path / f).is_file() for f in results["figures"])
+    results = json.loads((tmp_path / "o" / "results.json").read_text())
+    assert results["figures"] == ["stub.png"]
+    assert all((tmp_path / "o" / f).is_file() for f in results["figures"])
 
 
 def test_lecture_cli_rejects_unknown_option():
