@@ -931,7 +931,8 @@ def plot_em_runs(runs: dict, *, title="", ax=None, notes: dict | None = None,
         line, = ax.plot(np.arange(h.size), h, marker="o", ms=3, label=name)
         if notes and name in notes:
             ax.annotate(notes[name], (h.size - 1, h[-1]), textcoords="offset points",
-                        xytext=(-10, 8), ha="right", fontsize=8, color=line.get_color())
+                        xytext=(-8, 0), ha="right", va="center", fontsize=8,
+                        color=line.get_color())  # left of the last point, inside the axes
     ax.set_xlabel("EM iteration")
     ax.set_ylabel(ylabel)
     ax.set_title(title)

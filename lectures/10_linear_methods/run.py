@@ -204,7 +204,7 @@ for i, (name, w) in enumerate(directions.items()):
                  100 * error_rate((y > t).astype(int), L63)])
     bounds[name] = (w, -t)
     plot_projection_histograms(y, L63, ax=axes[0, i + 1], xlabel="w^T x",
-                               title=f"{name}: J(w) = {J[name]:.3g}")
+                               title=f"{name}:\nJ(w) = {J[name]:.3g} (note 003 eq. 6.5, sums)")
 plot_linear_boundaries_2d(X63, L63, bounds, ax=axes[0, 0],
                           title="w as normals of the midpoint thresholds")
 fig.tight_layout()
