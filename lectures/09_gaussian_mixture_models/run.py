@@ -12,8 +12,9 @@ Every decision uses uniform priors, passed explicitly; scores are class log-like
 from itertools import permutations
 
 import numpy as np
-from _lecture import Lecture
+from _lecture import CLOSED_FORM, Lecture
 
+from mlpr.calibration import kfold_calibrate
 from mlpr.datasets import IRIS_FEATURES, binary_task, load_iris
 from mlpr.dimred import fit_pca
 from mlpr.evaluation import act_dcf, error_rate, kfold_grid_search, min_dcf
@@ -24,6 +25,7 @@ from mlpr.gmm import (
     GMMClassifier,
     em_step,
     gmm_from_clusters,
+    gmm_statistics,
     kmeans,
     lbg_gmm_classifiers,
     logpdf_GMM,
@@ -81,7 +83,8 @@ lec.check("the generating GMM on the 1,000 points: log of the product of the den
 lec.claim("EM never decreases the average log-likelihood (every LBG stage)",
           all(np.all(np.diff(h) >= -1e-12) for h in histories))
 lec.figure(plot_gmm_1d(x, {f"{g.n_components} component{'s' * (g.n_components > 1)}": g
-                           for g in models}, xlabel="x",
+                           for g in models}, xlabel="x", truth=truth,
+                       truth_label="generating GMM (4 components)",
                        title="A 4-mode sample (1,000 points) and GMMs of 1, 2, 4, 8 components"),
            "gmm_1d_components.png")
 lec.figure(plot_lbg_history(histories, title="EM across LBG on the 1-D sample (splits marked)"),
@@ -149,20 +152,29 @@ start = split_gmm(train_gmm_lbg(xs, 4, "full", psi=None, alpha=ALPHA)[-1], ALPHA
 
 
 def em_run(psi, n_iter):
-    """EM one step at a time: average log-likelihood and smallest component variance."""
+    """EM one step at a time: average log-likelihood and smallest component variance, and the
+    last model before a collapse."""
     g, ll, low = start, [logpdf_GMM(xs, start).mean()], [start.C.min()]
     for _ in range(n_iter):
         try:
-            g = em_step(xs, g, "full", psi=psi)
+            g_next = em_step(xs, g, "full", psi=psi)
         except DegenerateComponentError as exc:
-            return ll, low, exc
+            return ll, low, exc, g
+        g = g_next
         ll.append(logpdf_GMM(xs, g).mean())
         low.append(g.C.min())
-    return ll, low, None
+    return ll, low, None, g
 
 
-ll_free, low_free, err = em_run(None, 500)
-ll_floor, low_floor, _ = em_run(PSI, len(ll_free) + 10)
+def m_step_variances(X, g):
+    """The M-step of eq. (199-201) from g without any floor, from the statistics N_c, F_c, S_c:
+    each component's variance S_c / N_c - mu_c^2 (1-D data)."""
+    Nc, F, S = gmm_statistics(X, responsibilities(X, g))
+    return S[:, 0, 0] / Nc - (F[0] / Nc) ** 2
+
+
+ll_free, low_free, err, last_free = em_run(None, 500)
+ll_floor, low_floor, _, _ = em_run(PSI, len(ll_free) + 10)
 lec.claim("without the floor EM stops with DegenerateComponentError", err is not None)
 if err is not None:
     print(f"  {err}")
@@ -173,6 +185,16 @@ lec.check("with the floor: average log-likelihood at the same iteration",
 lec.claim("with the floor every variance stays >= psi", min(low_floor[1:]) >= PSI * (1 - 1e-12))
 lec.check("without the floor: the EM step that collapses a component (DegenerateComponentError)",
           len(ll_free) if err is not None else 0, fmt="{:.0f}")
+if err is not None:  # the variance em_step refused, computed by the plain M-step
+    collapsed = float(m_step_variances(xs, last_free).min())
+    rounding = float(np.finfo(float).eps * np.mean(xs ** 2))  # the resolution of S_c/N_c - mu^2
+    lec.check("without the floor: smallest variance before the collapse, the one the collapsing "
+              "M-step gives (eq. 200, plain), and the rounding level eps mean(x^2)",
+              [low_free[-1], collapsed, rounding], fmt="{:.2g}")
+    lec.claim("the collapsing variance is 0 to rounding (at most eps mean(x^2))",
+              collapsed <= rounding)
+    # drawn on the log scale down to the rounding level (a variance of exactly 0 has no log)
+    low_free = low_free + [max(collapsed, rounding)]
 floored, h_floored = train_gmm_em(xs, start, "full", psi=PSI)  # run to the course's criterion
 lec.check("with the floor, EM to convergence (gain < 1e-6): iterations", len(h_floored) - 1,
           fmt="{:.0f}")
@@ -184,7 +206,8 @@ plot_em_runs({"no floor": ll_free, f"floor psi = {PSI:g}": ll_floor},
              notes={"no floor": "collapse: DegenerateComponentError"}, ax=axes[0, 0],
              title="average log-likelihood runs off without the floor")
 plot_em_runs({"no floor": low_free, f"floor psi = {PSI:g}": low_floor}, logy=True,
-             ylabel="smallest component variance", ax=axes[0, 1],
+             notes={"no floor": f"collapse: 0 to rounding (<= {low_free[-1]:.1e})"},
+             ylabel="smallest component variance (log scale)", ax=axes[0, 1],
              title="the collapsing variance, held at psi by the floor")
 fig.tight_layout()
 lec.figure(fig, "collapse_and_floor.png")
@@ -253,6 +276,19 @@ for cov_type in ("full", "diagonal"):  # the slides' rows; 16 full components ar
         key = f"mnist_gmm/{cov_type}/{M}"
         if key in lec.references:
             lec.check(f"{cov_type} {M} components", mnist[cov_type][i], fmt="{:.2f}", ref=key)
+upto8 = mnist["full"][:4]  # 1, 2, 4, 8 components (1, 2, 4 in quick mode)
+lec.claim("full mode: full covariances improve with every split up to 8 components ("
+          + " > ".join(f"{v:.2f}" for v in upto8) + ")", all(np.diff(upto8) < 0))
+if len(mnist["full"]) == 5:
+    lec.claim(f"then saturate: 16 full components within 0.2 points of 8 "
+              f"({mnist['full'][4]:.2f} against {mnist['full'][3]:.2f})",
+              abs(mnist["full"][4] - mnist["full"][3]) < 0.2)
+gain = {c: mnist[c][0] - mnist[c][-1] for c in COV_TYPES}
+lec.claim(f"diagonal GMMs gain the most from 1 to {sizes[-1]} components (points: "
+          + ", ".join(f"{c} {g:.2f}" for c, g in gain.items()) + ")",
+          gain["diagonal"] == max(gain.values()))
+lec.claim(f"tied GMMs barely move: their error spans less than 0.5 points over 1 to {sizes[-1]} "
+          f"components ({np.ptp(mnist['tied']):.2f})", np.ptp(mnist["tied"]) < 0.5)
 mvg_err = error_pct(train_mvg(ZTR, LTR), ZTE, LTE)
 lec.check("MVG (lecture 05) error %", mvg_err, fmt="{:.2f}")
 # with the same eigenvalue floor, one component is exactly the chapter-5 Gaussian classifier
@@ -297,9 +333,14 @@ for name, llr_of in systems.items():
     rows.append([name] + [round(f(s_te, YTE, p), 4) for p in (0.5, 0.1) for f in (min_dcf,
                                                                                   act_dcf)])
 gmm_llr = systems["GMM, 2 full components"](XTE)
-lec.check("the GMM llr as a log-ratio (eq. 203 with its log): share of the test images above "
-          "0, and of the printed ratio without the log (always > 0)",
-          [np.mean(gmm_llr > 0), np.mean(np.exp(np.minimum(gmm_llr, 700)) > 0)], fmt="{:.3f}")
+lec.check("the GMM llr as a log-ratio (eq. 203 with its log), 2 full components: share of the "
+          "test images above the threshold 0 (pi = 0.5)", np.mean(gmm_llr > 0), fmt="{:.3f}")
+# an identity, not a finding: exp(.) > 0, so the printed ratio accepts every image at t = 0,
+# whose normalised DCF is then (1 - pi) / min(pi, 1 - pi) = 1
+lec.check("the printed ratio without the log, thresholded at 0: actDCF (pi = 0.5), 1 by the "
+          "identity exp(.) > 0 (every image accepted)",
+          act_dcf(np.exp(np.minimum(gmm_llr, 700)), YTE, 0.5), 1.0, tol=1e-12,
+          source=CLOSED_FORM)
 lec.table("mnist_4v9_llr", "Digit 4 (1) vs 9 (0), test set: minDCF / actDCF of the llrs "
           "log f(x|4) - log f(x|9)", ["model", "minDCF 0.5", "actDCF 0.5", "minDCF 0.1",
                                      "actDCF 0.1"], rows)
@@ -329,13 +370,23 @@ lec.table("open_set", "Open-set MNIST, error %: priors 0.1 per known digit, 0.5 
           [[r[0]] + [round(v, 2) for v in r[1:]] for r in rows])
 # unknown-digit detection: llr of "none of the others" against the mixture of the known classes
 llr = S[5] - (np.logaddexp.reduce(S[:5], axis=0) + np.log(1 / 5))
+# calibration (7.3), measured: a linear calibration learned by 5-fold on the test llrs
+# themselves (each image calibrated by the folds that do not contain it), as the course's labs
+# calibrate on a held-out set
 drows = []
 for prior in (0.1, 0.5, 0.9):
+    cal = kfold_calibrate(llr, unknown.astype(int), prior=prior, k=5, seed=0)[0]
     drows.append([prior, round(min_dcf(llr, unknown.astype(int), prior), 4),
-                  round(act_dcf(llr, unknown.astype(int), prior), 4)])
+                  round(act_dcf(llr, unknown.astype(int), prior), 4),
+                  round(act_dcf(cal, unknown.astype(int), prior), 4)])
 lec.table("open_set_dcf", "Detecting an unknown digit from llr = log f(x|other) - log f(x|known):"
-          " the likelihoods are not calibrated", ["prior of 'unknown'", "minDCF", "actDCF"],
-          drows)
-lec.claim("actDCF >= minDCF at every prior (calibration loss)", all(r[2] >= r[1] for r in drows))
+          " minDCF, actDCF, and actDCF after 5-fold linear calibration",
+          ["prior of 'unknown'", "minDCF", "actDCF", "calibrated actDCF"], drows)
+for r in drows:
+    lec.check(f"open set, prior {r[0]:g}: actDCF - minDCF before and after calibration",
+              [r[2] - r[1], r[3] - r[1]], fmt="{:.4f}")
+lec.claim("calibration removes more than half of the gap actDCF - minDCF at every prior ("
+          + "; ".join(f"{r[0]:g}: {r[2] - r[1]:.3f} -> {r[3] - r[1]:.3f}" for r in drows) + ")",
+          all(r[3] - r[1] < 0.5 * (r[2] - r[1]) for r in drows))
 
 lec.finish()
