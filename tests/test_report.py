@@ -1,16 +1,18 @@
 """The lectures' report (``make report``), the parallel runner (``make lectures``), the figure
 formats for slides (``--format``), and the report's pages in a real headless Chromium.
 
-Two fast lectures run once in quick mode through the runner into a temporary folder (with
-PDF and SVG too), beside one synthetic results.json that holds every kind of check status; the
-report is built from them and its pages are opened in the system's Chromium. Without a Chromium
-the browser tests are skipped, except in CI (``CI=true``), where they fail.
+The report is built from the shared quick runs of two fast lectures (tests/conftest.py runs them
+with PDF and SVG too), beside one synthetic results.json that holds every kind of check status,
+and its pages are opened in the system's Chromium. The runner's tests run a copy of the runner
+over stub lectures: they exercise the runner, not a lecture's content. Without a Chromium the
+browser tests are skipped, except in CI (``CI=true``), where they fail.
 """
 
 import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -25,7 +27,8 @@ from report.browser import CANDIDATES, Chromium, find_chromium
 from report.build import STATUS, check_status
 
 REPO = Path(__file__).resolve().parents[1]
-FAST = ["02_iris_exploration", "04_density_estimation"]
+# the report is built from their quick runs; the second writes PDF and SVG too (conftest.py)
+FAST = ["04_density_estimation", "02_iris_exploration"]
 LECTURES = sorted(p.parent.name for p in (REPO / "lectures").glob("[0-9][0-9]_*/run.py"))
 SYNTHETIC = "05_generative_models"  # not run: its results.json is made up below
 README = (REPO / "README.md").read_text()
@@ -37,17 +40,68 @@ def _run(args, **kw):
                           **kw)
 
 
+STUB_LECTURE = '''"""Stub of lecture {name}: the runner's tests run lectures, whatever they hold."""
+import time
+
+from _lecture import Lecture
+
+lec = Lecture("{name}", __doc__)
+time.sleep({sleep})
+lec.check("one", 1.0, 1.0, tol=0, source="invariant")
+lec.finish()
+'''
+
+
+def stub_lectures(root: Path, names, sleep: float = 0.0) -> Path:
+    """A copy of the runner (lectures/_run_all.py and the typical durations beside it) under
+    ``root/lectures``, with a stub lecture of each name that sleeps ``sleep`` seconds: the copy
+    runs the stubs as the runner runs the lectures (it finds them beside itself). Returns the
+    copy's path."""
+    (root / "lectures").mkdir(parents=True)
+    for f in ("_run_all.py", "_durations.json"):
+        shutil.copy(REPO / "lectures" / f, root / "lectures" / f)
+    for name in names:
+        (root / "lectures" / name).mkdir()
+        (root / "lectures" / name / "run.py").write_text(STUB_LECTURE.format(name=name,
+                                                                             sleep=sleep))
+    return root / "lectures" / "_run_all.py"
+
+
+def _run_stubs(runner: Path, *args, **kw):
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", MPLBACKEND="Agg",
+               PYTHONPATH=os.pathsep.join([str(REPO / "lectures"), str(REPO)]))
+    return subprocess.run([sys.executable, str(runner), *map(str, args)], capture_output=True,
+                          text=True, env=env, timeout=600, cwd=runner.parents[1], **kw)
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """The fast lectures' quick runs (PNG, PDF, SVG) through the runner, two at a time."""
-    root = tmp_path_factory.mktemp("report") / "figures"
-    (root / FAST[0]).mkdir(parents=True)
-    # a previous quick run, for the ETA
-    (root / FAST[0] / "results.json").write_text(json.dumps({"mode": "quick", "seconds": 5.0}))
-    proc = _run([sys.executable, "lectures/_run_all.py", "--jobs", "2", "--figures", str(root),
-                 "--format", "png,pdf,svg", "--only", *FAST, "--", "--quick"])
+    """The runner's quick run of two stub lectures, two at a time (into ``figures/`` beside
+    it), one of which has a previous quick run, for the ETA."""
+    root = tmp_path_factory.mktemp("runner")
+    runner = stub_lectures(root, FAST, sleep=0.5)
+    figures = root / "figures"
+    (figures / FAST[0]).mkdir(parents=True)
+    (figures / FAST[0] / "results.json").write_text(json.dumps({"mode": "quick",
+                                                                 "seconds": 5.0}))
+    proc = _run_stubs(runner, "--jobs", "2", "--figures", figures, "--only", *FAST, "--",
+                      "--quick")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return root, proc.stdout
+    return figures, proc.stdout
+
+
+@pytest.fixture(scope="module")
+def figures(lecture_run, tmp_path_factory):
+    """A figures folder with the shared quick runs of the fast lectures (PNG, PDF, SVG) and
+    their logs, as ``make lectures --format png,pdf,svg`` leaves it (a copy: the report writes
+    its pages beside the results)."""
+    root = tmp_path_factory.mktemp("report") / "figures"
+    (root / "logs").mkdir(parents=True)
+    for name in FAST:
+        run = lecture_run(name)
+        shutil.copytree(run, root / name)
+        shutil.copy(run.parent / "logs" / f"{name}.log", root / "logs" / f"{name}.log")
+    return root
 
 
 def _synthetic_results() -> dict:
@@ -78,8 +132,8 @@ def _synthetic_results() -> dict:
 
 
 @pytest.fixture(scope="module")
-def report(runs):
-    root, _ = runs
+def report(figures):
+    root = figures
     (root / SYNTHETIC).mkdir(exist_ok=True)
     (root / SYNTHETIC / "results.json").write_text(json.dumps(_synthetic_results()))
     proc = _run([sys.executable, "-m", "report.build", "--figures", str(root)])
@@ -108,8 +162,9 @@ def test_runner_runs_lectures_in_parallel_with_logs_and_etas(runs):
 
 
 def test_runner_fails_when_a_lecture_fails(tmp_path):
-    proc = _run([sys.executable, "lectures/_run_all.py", "--figures", str(tmp_path), "--only",
-                 "02", "--", "--no-such-option"])
+    runner = stub_lectures(tmp_path, ["02_iris_exploration"])
+    proc = _run_stubs(runner, "--figures", tmp_path / "figures", "--only", "02", "--",
+                      "--no-such-option")
     assert proc.returncode == 1
     assert "02_iris_exploration FAILED (exit 2)" in proc.stdout
     assert "02_iris_exploration | " in proc.stdout  # the tail of its log
@@ -117,12 +172,13 @@ def test_runner_fails_when_a_lecture_fails(tmp_path):
 
 
 def test_runner_one_per_core_longest_first(tmp_path):
+    runner = stub_lectures(tmp_path, FAST)
     for name, seconds in (("02_iris_exploration", 5.0), ("04_density_estimation", 50.0)):
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "results.json").write_text(json.dumps({"mode": "full",
-                                                                  "seconds": seconds}))
-    proc = _run([sys.executable, "lectures/_run_all.py", "--figures", str(tmp_path), "--only",
-                 "02", "04", "--", "--help"])  # --help: each lecture exits at once
+        (tmp_path / "figures" / name).mkdir(parents=True)
+        (tmp_path / "figures" / name / "results.json").write_text(json.dumps({"mode": "full",
+                                                                             "seconds": seconds}))
+    proc = _run_stubs(runner, "--figures", tmp_path / "figures", "--only", "02", "04", "--",
+                      "--help")  # --help: each lecture exits at once
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"2 lectures in full mode, {len(os.sched_getaffinity(0))} at a time" in proc.stdout
     starts = re.findall(r"start (\d\d)_", proc.stdout)
@@ -131,10 +187,12 @@ def test_runner_one_per_core_longest_first(tmp_path):
 
 
 def test_runner_stops_its_lectures_when_terminated(tmp_path):
-    proc = subprocess.Popen([sys.executable, "lectures/_run_all.py", "--figures", str(tmp_path),
-                             "--only", "06", "--", "--quick"], cwd=REPO, text=True,
+    runner = stub_lectures(tmp_path, ["06_logistic_regression"], sleep=120)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "lectures"), str(REPO)]))
+    proc = subprocess.Popen([sys.executable, str(runner), "--figures", str(tmp_path / "figures"),
+                             "--only", "06", "--", "--quick"], cwd=tmp_path, text=True, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    log = tmp_path / "logs" / "06_logistic_regression.log"
+    log = tmp_path / "figures" / "logs" / "06_logistic_regression.log"
     for _ in range(100):  # until the lecture has started
         if log.exists() and log.stat().st_size:
             break
@@ -142,7 +200,7 @@ def test_runner_stops_its_lectures_when_terminated(tmp_path):
     proc.terminate()
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "interrupted; stopped 06_logistic_regression" in out
-    assert not (tmp_path / "06_logistic_regression" / "results.json").exists()
+    assert not (tmp_path / "figures" / "06_logistic_regression" / "results.json").exists()
 
 
 def test_typical_durations_name_every_lecture():
@@ -175,8 +233,8 @@ def test_make_passes_jobs_format_and_args():
 
 
 # -- results.json: provenance and the other formats ---------------------------------------------
-def test_results_record_date_commit_machine(runs):
-    root, _ = runs
+def test_results_record_date_commit_machine(figures):
+    root = figures
     r = json.loads((root / FAST[1] / "results.json").read_text())
     assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", r["date"])
     head = _run(["git", "rev-parse", "--short", "HEAD"]).stdout.strip()
@@ -184,8 +242,8 @@ def test_results_record_date_commit_machine(runs):
     assert r["machine"]["cpus"] >= 1 and r["machine"]["platform"] and r["machine"]["python"]
 
 
-def test_vector_formats_beside_the_png_with_fonts_embedded(runs):
-    root, _ = runs
+def test_vector_formats_beside_the_png_with_fonts_embedded(figures):
+    root = figures
     r = json.loads((root / FAST[1] / "results.json").read_text())
     assert r["figures"] and all(f.endswith(".png") for f in r["figures"])
     assert set(r["figure_other_formats"]) == set(r["figures"])
@@ -198,10 +256,13 @@ def test_vector_formats_beside_the_png_with_fonts_embedded(runs):
         assert "<text" not in svg and "<path" in svg  # text drawn as paths
 
 
-def test_format_rejects_an_unknown_format(tmp_path):
-    proc = _run([sys.executable, f"lectures/{FAST[0]}/run.py", "--out", str(tmp_path),
-                 "--format", "png,bmp"])
-    assert proc.returncode == 2 and "bmp not supported; choose among png, pdf, svg" in proc.stderr
+def test_format_rejects_an_unknown_format(tmp_path, capsys):
+    from _lecture import Lecture
+
+    with pytest.raises(SystemExit) as exc:  # the lectures' shared command line
+        Lecture("99_format_test", "test", argv=["--out", str(tmp_path), "--format", "png,bmp"])
+    assert exc.value.code == 2
+    assert "bmp not supported; choose among png, pdf, svg" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, written", [([], [".png"]),
