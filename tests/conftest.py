@@ -91,6 +91,45 @@ def pytest_make_collect_report(collector):
 
 
 # -- the lectures' quick runs, once per test run ---------------------------------------------------
+def _typical_quick_seconds() -> dict[str, float]:
+    try:
+        return json.loads((REPO / "lectures" / "_durations.json").read_text())["quick"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Each test that declares the lectures it reads (``@pytest.mark.lectures(name, ...)``) joins
+    the xdist group of those lectures, so that under ``--dist loadgroup`` one worker runs each
+    lecture and no worker waits for another's run; tests that share a lecture share a group
+    (transitively). Those tests come first, the longest lectures first, so that the long runs
+    do not end the test run alone."""
+    parent: dict[str, str] = {}
+
+    def find(name: str) -> str:
+        while parent.setdefault(name, name) != name:
+            name = parent[name]
+        return name
+
+    declared = {}
+    for item in items:
+        names = [n for m in item.iter_markers("lectures") for n in m.args]
+        if names:
+            declared[item] = names
+            for other in names:
+                parent[find(other)] = find(names[0])
+    members: dict[str, set[str]] = {}
+    for name in list(parent):
+        members.setdefault(find(name), set()).add(name)
+    typical = _typical_quick_seconds()
+    seconds = {root: sum(typical.get(n, 60.0) for n in group) for root, group in members.items()}
+    for item, names in declared.items():
+        group = members[find(names[0])]
+        item.add_marker(pytest.mark.xdist_group("lectures-" + "-".join(
+            sorted(n.split("_")[0] for n in group))))
+    items.sort(key=lambda item: -seconds[find(declared[item][0])] if item in declared else 0.0)
+
+
 def _run_root(tmp_path_factory) -> Path:
     """A folder of this test run that every xdist worker sees (the workers' temporary folders
     are subfolders of the run's): each run of the suite gets a new one."""

@@ -25,7 +25,14 @@ def test_there_are_lectures():
     assert "02_iris_exploration" in LECTURES
 
 
-@pytest.mark.parametrize("name", LECTURES)
+# the quick runs over 5 s on the idle 2-core machine
+SLOW = {"05_generative_models", "06_logistic_regression", "08_support_vector_machines",
+        "09_gaussian_mixture_models", "10_linear_methods"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=[pytest.mark.lectures(n)] + [pytest.mark.slow] * (n in SLOW))
+    for n in LECTURES])
 def test_lecture_quick(name, lecture_run):
     tmp_path = lecture_run(name)
     results = json.loads((tmp_path / "results.json").read_text())
@@ -53,6 +60,8 @@ def test_lecture_quick(name, lecture_run):
                 assert any("quick subsample" in t for t in titles), (fig, titles)
 
 
+@pytest.mark.slow
+@pytest.mark.lectures("05_generative_models")
 def test_student_mode_on_lecture_05_reproduces_its_tables(lecture_run, tmp_path):
     # the course-style solution of the grading tests, in place of mlpr's functions
     student = REPO / "tests" / "grading_submissions" / "course_style.py"
@@ -88,6 +97,8 @@ def test_lectures_are_divided_into_notebook_cells(name):
     assert not re.search(r"^# -- .*-{5,}$", text, flags=re.M)  # every section banner is a cell
 
 
+@pytest.mark.slow
+@pytest.mark.lectures("10_linear_methods")
 def test_running_the_cells_in_order_gives_the_scripts_results(lecture_run, tmp_path,
                                                               monkeypatch):
     import ast
@@ -116,6 +127,7 @@ def _readme_commands(prefix):
     return [ln for ln in lines if ln.startswith(prefix)]
 
 
+@pytest.mark.lectures("05_generative_models")
 def test_readme_make_lecture_command_works_as_written(lecture_run, tmp_path):
     """The command a newcomer copies on a fresh clone (make creates .venv when it is missing)
     runs the README's second command, the lecture's script by the venv's Python, with the same
@@ -136,6 +148,7 @@ def test_readme_make_lecture_command_works_as_written(lecture_run, tmp_path):
     assert json.loads((lecture_run(name) / "results.json").read_text())["mode"] == "quick"
 
 
+@pytest.mark.lectures("05_generative_models")
 def test_readme_venv_python_command_works_as_written(lecture_run, tmp_path):
     """The README's second command is the lecture's quick run: when this test runs under the
     venv's Python, the shared quick run of the lecture was that very command (with --out);

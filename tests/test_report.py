@@ -31,6 +31,8 @@ REPO = Path(__file__).resolve().parents[1]
 FAST = ["04_density_estimation", "02_iris_exploration"]
 LECTURES = sorted(p.parent.name for p in (REPO / "lectures").glob("[0-9][0-9]_*/run.py"))
 SYNTHETIC = "05_generative_models"  # not run: its results.json is made up below
+# the whole module on the xdist worker that runs the two lectures (tests/conftest.py)
+pytestmark = pytest.mark.lectures(*FAST)
 README = (REPO / "README.md").read_text()
 
 
