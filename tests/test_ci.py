@@ -1,0 +1,73 @@
+"""The suite's own rules: in CI (``CI=true``) a skip fails unless tests/conftest.py lists it with
+its reason, and .ci/run hides no failure of ``make test``."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import SKIPS_ALLOWED_IN_CI, undocumented_skip
+
+REPO = Path(__file__).resolve().parents[1]
+
+SKIPPING = '''
+import pytest
+
+def test_skips():
+    pytest.skip("no oracle here")
+
+def test_passes():
+    pass
+'''
+
+
+def _pytest(tmp_path, source, ci):
+    """pytest on one test file, with tests/conftest.py as a plugin, with or without CI=true."""
+    (tmp_path / "test_x.py").write_text(source)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_XDIST_WORKER")}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "tests"), str(REPO)])
+    if ci:
+        env["CI"] = "true"
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+                           "-p", "conftest", "-c", str(tmp_path / "pytest.ini"),
+                           str(tmp_path / "test_x.py")],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+
+
+def test_an_undocumented_skip_fails_in_ci_only(tmp_path):
+    proc = _pytest(tmp_path, SKIPPING, ci=False)
+    assert proc.returncode == 0 and "1 passed, 1 skipped" in proc.stdout, proc.stdout
+    proc = _pytest(tmp_path, SKIPPING, ci=True)
+    assert proc.returncode == 1 and "1 failed, 1 passed" in proc.stdout, proc.stdout
+    assert "skipped in CI (no oracle here)" in proc.stdout
+    assert "SKIPS_ALLOWED_IN_CI of tests/conftest.py" in proc.stdout
+
+
+def test_a_module_skipped_at_collection_fails_in_ci(tmp_path):
+    source = 'import pytest\npytest.importorskip("no_such_module_anywhere")\n' + SKIPPING
+    proc = _pytest(tmp_path, source, ci=False)
+    assert proc.returncode == 5 and "1 skipped" in proc.stdout, proc.stdout  # 5: nothing ran
+    proc = _pytest(tmp_path, source, ci=True)
+    assert proc.returncode not in (0, 5) and "skipped in CI" in proc.stdout, proc.stdout
+    assert "no_such_module_anywhere" in proc.stdout
+
+
+def test_a_documented_skip_needs_its_reason():
+    for nodeid, (phrase, why) in SKIPS_ALLOWED_IN_CI.items():
+        assert undocumented_skip(nodeid, f"... {phrase} ...") is None
+        assert undocumented_skip(nodeid + "[param]", phrase) is None
+        assert undocumented_skip(nodeid, "another reason") is not None  # only for its reason
+        assert len(why) > 40, nodeid  # the reason says why, in a sentence
+        path, name = nodeid.split("::")
+        assert re.search(rf"^def {name}\(", (REPO / path).read_text(), flags=re.M), nodeid
+    assert undocumented_skip("tests/test_x.py::test_y", "no scikit-learn") is not None
+    assert len(SKIPS_ALLOWED_IN_CI) <= 5  # a short list
+
+
+def test_ci_runs_make_test_and_hides_no_failure():
+    ci = (REPO / ".ci" / "run").read_text()
+    assert "set -euo pipefail" in ci and 'export CI="${CI:-true}"' in ci
+    (line,) = [ln for ln in ci.splitlines() if "make test" in ln and not ln.startswith("#")]
+    assert line.strip() == "make test", line  # no `|| true`, no pipe that swallows the status
