@@ -39,6 +39,7 @@ __all__ = [
     "IRIS_FEATURES",
     "IRIS_CLASSES",
     "MNIST_SHAPE",
+    "data_dir",
     "verify_checksum",
     "load_iris",
     "load_iris_binary",
@@ -113,6 +114,11 @@ _CACHE_DIRNAME = ".cache"
 def _data_dir() -> Path:
     env = os.environ.get("MLPR_DATA_DIR")
     return Path(env) if env else DATA_DIR
+
+
+def data_dir() -> Path:
+    """The folder the loaders read: ``$MLPR_DATA_DIR`` when set, else `DATA_DIR`."""
+    return _data_dir()
 
 
 def _sha256_file(path: Path) -> str:

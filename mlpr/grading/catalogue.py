@@ -1,4 +1,5 @@
-r"""The grading kit's task catalogue: one entry per function of the course's labs.
+r"""The grading kit's task catalogue: one entry per function of the course's labs (trusted: only
+the grader's process imports it).
 
 Each entry is registered under the course's own function name (`TASKS`), with the course's calling
 convention (argument order, the forms of its results: ``hParams`` dicts of ``(mu, C)``, GMMs as
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import scipy.linalg
@@ -55,7 +57,7 @@ from mlpr.generative import (
     train_tied,
 )
 from mlpr.gmm import GMM, em_step, logpdf_GMM, split_gmm, train_gmm_em, train_gmm_lbg
-from mlpr.grading import (
+from mlpr.grading.framework import (
     Case,
     Comparison,
     Fail,
@@ -75,7 +77,7 @@ from mlpr.logreg import logreg_obj_wrap, train_logreg_binary
 from mlpr.svm import poly_kernel, rbf_kernel, train_svm_kernel, train_svm_linear
 from mlpr.utils import split_db_2to1
 
-__all__ = ["TASKS"]
+__all__ = ["TASKS", "tasks", "reference"]
 
 #: The catalogue: course function name (or ``"name (variant)"``) -> `Task`.
 TASKS: dict = {}
@@ -91,12 +93,13 @@ RTOL_EM = 1e-6
 
 
 def task(name: str, lab: int, topic: str, signature: str, *, function: str = "",
-         files: tuple = (), points: float = 1.0):
+         files: tuple = (), points: float = 1.0, extra: bool = False):
     """Register the decorated function as the case builder of a task (built once, cached)."""
 
     def register(build):
         TASKS[name] = Task(name=name, lab=lab, topic=topic, cases=functools.cache(build),
-                           points=points, signature=signature, files=files, function=function)
+                           points=points, signature=signature, files=files, function=function,
+                           extra=extra)
         return build
 
     return register
@@ -106,6 +109,50 @@ def task(name: str, lab: int, topic: str, signature: str, *, function: str = "",
 # shared data and forms
 
 
+#: The run's seed (`set_seed`); None gives the catalogue's fixed cases.
+_RUN: dict = {"seed": None}
+
+
+def set_seed(seed: int | None) -> None:
+    """Draw the cases of a grading run from ``seed``: the training samples of the iris splits
+    are permuted and two of them left out, and the synthetic data (offset data, llrs with ties,
+    scores, GMM data) are drawn anew, each keeping the property that makes its mistakes show.
+    The kit's source is public: fixed inputs could be answered by a table. ``None`` restores the
+    fixed cases. Every reference is recomputed on the new inputs."""
+    if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+    _RUN["seed"] = None if seed is None else int(seed)
+    for value in list(globals().values()):
+        if callable(getattr(value, "cache_clear", None)):
+            value.cache_clear()
+    for t in TASKS.values():
+        t.cases.cache_clear()
+
+
+def _sub(salt: int, fixed: int | None = None) -> int:
+    """The seed of one synthetic data set: ``fixed`` (or ``salt``) for the fixed cases."""
+    seed = _RUN["seed"]
+    if seed is None:
+        return salt if fixed is None else fixed
+    return (seed * 1_000_003 + salt) % 2**31
+
+
+def _rng(salt: int) -> np.random.Generator:
+    return np.random.default_rng(_sub(salt))
+
+
+def _shuffled(split):
+    """A train / validation split with the training samples permuted and two left out, and the
+    validation samples permuted (the fixed split when no seed is set)."""
+    if _RUN["seed"] is None:
+        return split
+    (DTR, LTR), (DVAL, LVAL) = split
+    rng = _rng(101)
+    keep = rng.permutation(DTR.shape[1])[:-2]
+    order = rng.permutation(DVAL.shape[1])
+    return (DTR[:, keep], LTR[keep]), (DVAL[:, order], LVAL[order])
+
+
 @functools.cache
 def _iris():
     return load_iris()
@@ -113,7 +160,12 @@ def _iris():
 
 @functools.cache
 def _split():
-    return iris_split()
+    return _shuffled(iris_split())
+
+
+@functools.cache
+def _binary():
+    return _shuffled(binary_split())
 
 
 @functools.cache
@@ -250,7 +302,7 @@ def _split_db():
 @task("compute_mu_C", 3, "mean and ML covariance", "(D)")
 def _compute_mu_C():
     D, _ = _iris()
-    X = offset_data(offset=1e4)
+    X = offset_data(offset=1e4, seed=_sub(210, fixed=0))
     cases = []
     for what, data in (("iris, 4 x 150", D), ("data far from the origin, mean 1e4", X)):
         mu, C = compute_mu_C(data)
@@ -286,7 +338,7 @@ def _mu_C_post(out, n: int):
 @task("compute_pca", 3, "PCA directions", "(D, m)")
 def _compute_pca():
     D, _ = _iris()
-    X = offset_data(D=5, offset=10.0)
+    X = offset_data(D=5, offset=10.0, seed=_sub(216, fixed=0))
     cases = []
     for what, data, m in (("iris, m = 2", D, 2), ("data far from the origin, m = 3", X, 3)):
         P = fit_pca(data, m).P
@@ -330,7 +382,7 @@ def _top_eigvecs(C, m):
 @task("apply_pca", 3, "PCA projection", "(P, D)")
 def _apply_pca():
     D, _ = _iris()
-    X = offset_data(D=4, offset=10.0)
+    X = offset_data(D=4, offset=10.0, seed=_sub(216, fixed=0))
     P = fit_pca(D, 2).P
     mu = X.mean(axis=1, keepdims=True)
     return [Case("P of iris, data far from the origin", (P, X), P.T @ X, mistakes=[
@@ -404,7 +456,7 @@ def _compute_lda_joint():
 def _apply_lda():
     D, L = _iris()
     W = fit_lda(D, L, 2).W
-    X = offset_data(D=4, offset=10.0)
+    X = offset_data(D=4, offset=10.0, seed=_sub(216, fixed=0))
     return [Case("W of iris, data far from the origin", (W, X), W.T @ X)]
 
 
@@ -416,7 +468,7 @@ def _apply_lda():
 def _gau_inputs():
     (DTR, LTR), (DVAL, LVAL) = _split()
     mu, C = compute_mu_C(DTR)
-    X = offset_data(D=3, N=40, offset=1e3)
+    X = offset_data(D=3, N=40, offset=1e3, seed=_sub(221, fixed=0))
     mux, Cx = compute_mu_C(X)
     Cx = Cx + np.diag([0.0, 0.5, 2.0])
     return [("iris: ML Gaussian of the training set on the validation set", DVAL, mu, C),
@@ -485,7 +537,7 @@ def _compute_ll():
 
 @task("k_means", 4, "K-means clustering", "(D, n, seed=0)")
 def _k_means():
-    rng = np.random.default_rng(3)
+    rng = _rng(3)
     centres = np.array([[0.0, 0.0], [6.0, 0.0], [0.0, 6.0]]).T
     X = np.hstack([c[:, None] + rng.normal(size=(2, 40)) for c in centres.T])
 
@@ -649,7 +701,7 @@ def _uniform():
 
 @task("compute_confusion_matrix", 7, "confusion matrix", "(predictedLabels, classLabels)")
 def _confusion():
-    rng = np.random.default_rng(5)
+    rng = _rng(5)
     L = rng.integers(0, 3, 60)
     pred = np.where(rng.random(60) < 0.3, rng.integers(0, 3, 60), L)
     M = confusion_matrix(pred, L, 3)
@@ -680,7 +732,7 @@ def _threshold_mistakes(llr, prior, Cfn, Cfp):
 @task("compute_optimal_Bayes_binary_llr", 7, "binary Bayes decisions from llrs",
       "(llr, prior, Cfn, Cfp)")
 def _bayes_binary():
-    llr, L, apps = threshold_ties()
+    llr, L, apps = threshold_ties(seed=_sub(300, fixed=0))
     return [Case(f"integer llrs that hit the threshold, (pi, Cfn, Cfp) = ({p:.3g}, {cn:.3g}, "
                  f"{cp:.3g})", (llr, p, cn, cp), optimal_bayes_decisions(llr, p, cn, cp),
                  compare=exact(), mistakes=_threshold_mistakes(llr, p, cn, cp))
@@ -688,7 +740,7 @@ def _bayes_binary():
 
 
 def _pred_cases():
-    llr, L, apps = threshold_ties()
+    llr, L, apps = threshold_ties(seed=_sub(300, fixed=0))
     return [(optimal_bayes_decisions(llr, p, cn, cp), L, p, cn, cp) for p, cn, cp in apps]
 
 
@@ -739,7 +791,7 @@ def _risk():
       "actDCF (Bayes decisions from llrs, then their DCF)",
       "(llr, classLabels, prior, Cfn, Cfp, normalize=True)")
 def _act():
-    llr, L, apps = threshold_ties()
+    llr, L, apps = threshold_ties(seed=_sub(300, fixed=0))
     cases = []
     for p, cn, cp in apps:
         t = -np.log(p * cn / ((1 - p) * cp))
@@ -766,7 +818,7 @@ def _act_alias():
 @task("bayesPlot", 7, "Bayes error plot: actDCF and minDCF against the prior log-odds",
       "(S, L, left=-3, right=3, npts=21)")
 def _bayes_plot():
-    llr, L, _ = threshold_ties()
+    llr, L, _ = threshold_ties(seed=_sub(300, fixed=0))
     x = np.linspace(-3, 3, 21)
     _, act, mini = bayes_error_curve(llr, L, x)
     ge = [dcf((llr >= -t).astype(int), L, 1 / (1 + np.exp(-t))) for t in x]
@@ -783,8 +835,8 @@ def _bayes_plot():
 
 
 def _rates_cases():
-    llr, L, _ = threshold_ties()
-    rng = np.random.default_rng(8)
+    llr, L, _ = threshold_ties(seed=_sub(300, fixed=0))
+    rng = _rng(8)
     Lc = (rng.random(80) < 0.5).astype(int)
     sc = rng.normal(size=80) + 1.5 * Lc
     cases = []
@@ -849,8 +901,8 @@ def _rates_slow():
 
 
 def _min_dcf_cases():
-    llr, L, apps = threshold_ties()
-    rng = np.random.default_rng(9)
+    llr, L, apps = threshold_ties(seed=_sub(300, fixed=0))
+    rng = _rng(9)
     Lc = (rng.random(120) < 0.3).astype(int)
     sc = rng.normal(size=120) + 1.2 * Lc
     cases = []
@@ -972,7 +1024,7 @@ def _early_stop(f, opt: float, rtol: float = RTOL_OBJECTIVE) -> Mistake:
 
 
 def _logreg_cases(weighted: bool):
-    (DTR, LTR), _ = binary_split()
+    (DTR, LTR), _ = _binary()
     cases = []
     settings = [(1e-3, 0.8), (0.1, 0.2)] if weighted else [(1e-3, None), (0.1, None)]
     for l, pT in settings:
@@ -1024,9 +1076,9 @@ def _wlr():
 
 
 @task("logreg_llr", 8, "the LR llr: scores minus the training prior log-odds (eq. 102)",
-      "(scores, pT)")
+      "(scores, pT)", extra=True)
 def _lr_llr():
-    rng = np.random.default_rng(2)
+    rng = _rng(2)
     s = rng.normal(size=50) * 2
     cases = []
     for pT in (0.8, 0.1):
@@ -1061,7 +1113,7 @@ def _svm_linear_objective(D, L, C, K):
 @task("train_dual_SVM_linear", 9, "linear SVM, the labs' dual (constant feature K)",
       "(DTR, LTR, C, K=1)")
 def _svm_linear():
-    (DTR, LTR), _ = binary_split()
+    (DTR, LTR), _ = _binary()
     cases = []
     for C, K in ((0.1, 1.0), (1.0, 10.0)):
         m = train_svm_linear(DTR, LTR, C, K)
@@ -1126,7 +1178,7 @@ def _course_kernel(k):
 @task("train_dual_SVM_kernel", 9, "kernel SVM, the labs' dual (eps in the kernel)",
       "(DTR, LTR, C, kernelFunc, eps=1.0)")
 def _svm_kernel():
-    (DTR, LTR), (DVAL, _) = binary_split()
+    (DTR, LTR), (DVAL, _) = _binary()
     z = 2.0 * LTR - 1.0
     cases = []
     # tolerances: a course-style L-BFGS-B with factr=1.0 stops 1e-6 (RBF) and 1.1e-5 (poly)
@@ -1194,7 +1246,7 @@ def _svm_kernel():
 def _gmm_data():
     """3-D data with one direction of variance 2e-3 (below the floor psi = 0.01), and a starting
     GMM of two components; an isotropic one for the LBG split."""
-    rng = np.random.default_rng(4)
+    rng = _rng(4)
     A = rng.normal(size=(3, 300)) * np.array([[1.0], [0.5], [0.045]])
     X = np.hstack([A[:, :180], A[:, 180:] + np.array([[3.0], [1.0], [0.0]])]) + 10.0
     mu, C = compute_mu_C(X)
@@ -1273,7 +1325,7 @@ def _em_full():
         cases.append(Case(f"two components, covType '{_course_cov(cov)}', psiEig = {psi}",
                           (X, g.to_list()), logpdf_GMM(X, ref),
                           kwargs={"covType": _course_cov(cov), "psiEig": psi,
-                                  "epsLLAverage": 1e-6, "verbose": False},
+                                  "epsLLAverage": 1e-6}, quiet={"verbose": False},
                           post=post, compare=closed_form(RTOL_EM), mistakes=mistakes))
     return cases
 
@@ -1338,6 +1390,7 @@ def _split_gmm_task():
 
     return [Case("a full component and an isotropic one (C = 0.01 I: any direction is a leading "
                  "eigenvector)", (g.to_list(),), _gmm_rows(ref), kwargs={"alpha": 0.1},
+                 quiet={"verbose": False},
                  post=post, compare=compare, mistakes=[
         Mistake("sqrt", "the displacement is alpha sqrt(lambda_1) u_1: the square root of the "
                             "largest eigenvalue, a standard deviation (the course's LBG)",
@@ -1380,7 +1433,8 @@ def _lbg():
         cases.append(Case(f"{n} components, covType '{_course_cov(cov)}', psiEig = 0.01",
                           (X, n), logpdf_GMM(X, ref),
                           kwargs={"covType": _course_cov(cov), "psiEig": 0.01,
-                                  "epsLLAverage": 1e-6, "lbgAlpha": 0.1, "verbose": False},
+                                  "epsLLAverage": 1e-6, "lbgAlpha": 0.1},
+                          quiet={"verbose": False},
                           post=_gmm_logpdf_post(X), compare=closed_form(RTOL_EM)))
     return cases
 
@@ -1409,7 +1463,7 @@ def _folds():
 
 @functools.cache
 def _scores_for_calibration():
-    rng = np.random.default_rng(11)
+    rng = _rng(11)
     L = (rng.random(600) < 0.3).astype(int)
     s1 = 2.5 * (rng.normal(size=600) + 1.3 * L) - 1.0
     s2 = 0.8 * (rng.normal(size=600) + 1.0 * L) + 0.5
@@ -1443,3 +1497,19 @@ def _calibration():
       "(numpy.vstack([s1, s2]), LCAL, 0, pT)", function="trainWeightedLogRegBinary")
 def _fusion():
     return _calibration_cases(True)
+
+
+def tasks(labs: Sequence[int] | None = None, everything: bool = False) -> dict:
+    """The task catalogue, ``{course name: Task}``, optionally only the given labs; the tasks
+    under names of the kit's own (``Task.extra``) only with ``everything``."""
+    return {n: t for n, t in TASKS.items()
+            if (labs is None or t.lab in set(labs)) and (everything or not t.extra)}
+
+
+def reference(name: str) -> list:
+    """The cases of task ``name``: each `Case` has ``args`` (the inputs, in the course's calling
+    convention) and ``expected`` (mlpr's answer). ``reference("logpdf_GAU_ND")[0].expected``."""
+    catalogue = tasks()
+    if name not in catalogue:
+        raise ValueError(f"no task {name!r}; the tasks are: {', '.join(sorted(catalogue))}")
+    return catalogue[name].cases()

@@ -1,0 +1,67 @@
+r"""The grading kit: grade course-style lab solutions against mlpr, and say why an answer is wrong.
+
+The package is its own trust boundary (the guide and the threat model are ``docs/grading.md``):
+
+- `mlpr.grading.framework`: cases, comparisons, hints, fixtures and the adapters from the course's
+  forms to mlpr models (the grader's side);
+- `mlpr.grading.catalogue`: one task per function of the course's labs, under the course's name,
+  with mlpr's reference answers (the grader's side);
+- `mlpr.grading.runner`: the trusted runner, which builds the cases, computes the references,
+  compares, finds the hint and adds the points;
+- `mlpr.grading.harness`: the only code that runs beside a submission: it imports it, performs the
+  calls it is sent and answers with plain data (it imports nothing of mlpr);
+- `mlpr.grading.sandbox`: where that process runs (bubblewrap, an unprivileged user, or a plain
+  child process);
+- `mlpr.grading.formats`: the reports (text, JSON, CSV, Gradescope);
+- `mlpr.grading.student`: student mode, a submission's functions in place of mlpr's in the
+  lectures (the student's own code, on their own machine);
+- ``python -m mlpr.grading`` (`mlpr.grading.__main__`): the command line.
+
+The names below are re-exported for a TA's own pytest files: `assert_close`, the fixtures, the
+adapters, `reference` (the inputs and mlpr's answer of a task) and `grade_functions` (grade
+trusted functions in this process).
+"""
+
+from mlpr.grading.catalogue import reference, set_seed, tasks
+from mlpr.grading.formats import format_csv, format_gradescope, format_json, format_text
+from mlpr.grading.framework import (
+    Case,
+    Comparison,
+    Fail,
+    Mistake,
+    Task,
+    TaskResult,
+    as_array,
+    assert_close,
+    binary_split,
+    classifier_from_hparams,
+    closed_form,
+    diagnose,
+    exact,
+    gmm_from_list,
+    iris_split,
+    logreg_from_wb,
+    model_from_scoring_function,
+    offset_data,
+    same_subspace,
+    threshold_ties,
+    up_to_sign,
+)
+from mlpr.grading.runner import Report, grade, grade_functions, run_case, run_task
+from mlpr.grading.student import (
+    StudentCode,
+    StudentFailure,
+    Submission,
+    adapted_functions,
+    load_submission,
+)
+
+__all__ = [
+    "Fail", "Mistake", "Case", "Task", "TaskResult", "Comparison", "as_array", "closed_form",
+    "exact", "up_to_sign", "same_subspace", "assert_close", "diagnose", "iris_split",
+    "binary_split", "threshold_ties", "offset_data", "classifier_from_hparams", "gmm_from_list",
+    "logreg_from_wb", "model_from_scoring_function", "load_submission", "Submission",
+    "StudentCode", "StudentFailure", "adapted_functions", "tasks", "reference", "set_seed",
+    "grade_functions", "grade", "Report", "run_case", "run_task", "format_text", "format_json",
+    "format_csv", "format_gradescope",
+]

@@ -1,0 +1,146 @@
+"""``python -m mlpr.grading``: grade submissions from the command line (see `main`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import secrets
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from mlpr.grading import catalogue, formats, runner, sandbox
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m mlpr.grading",
+        description="Grade course-style lab solutions against mlpr: one line per task with the "
+                    "measured error, its tolerance and the likely mistake. Each submission runs "
+                    "in a sandboxed process of its own that holds no reference answer "
+                    "(docs/grading.md states what each isolation guarantees).")
+    p.add_argument("submissions", nargs="*", type=Path, metavar="SUBMISSION",
+                   help="a .py file or a folder of modules")
+    p.add_argument("--lab", type=int, action="append", dest="labs", metavar="N",
+                   help="grade every task of lab N (repeatable; a missing function then counts "
+                        "0); default: the tasks whose function the submission defines")
+    p.add_argument("--map", action="append", default=[], metavar="COURSE=STUDENT",
+                   help="the submission's name for a course function (repeatable)")
+    p.add_argument("--format", choices=("text", "json", "gradescope", "csv"), default="text")
+    p.add_argument("--out", type=Path, help="write the report to this file (default: stdout); "
+                   "with --format gradescope and several submissions, a folder that receives "
+                   "one results.json per submission")
+    p.add_argument("--visibility", choices=formats.VISIBILITIES, default="visible",
+                   help="Gradescope's visibility of the tests' output (default visible)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="submissions graded in parallel (default: the machine's cores)")
+    p.add_argument("--timeout", type=float, default=runner.TASK_TIMEOUT,
+                   help=f"time limit per task, seconds (default {runner.TASK_TIMEOUT:g})")
+    p.add_argument("--isolation", choices=("auto",) + sandbox.ISOLATIONS, default="auto",
+                   help="the sandbox of each submission: the strongest available by default; "
+                        "naming one fails the run when it is not available")
+    p.add_argument("--seed", type=int, help="the seed of the cases (default: a new one, "
+                   "printed in the report; give it to replay a run)")
+    p.add_argument("--fail-on-print", action="store_true",
+                   help="fail a task whose function prints (by default what it prints is shown "
+                        "beside the result)")
+    p.add_argument("--allow-print", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--extra", action="store_true",
+                   help="also grade the tasks under names of the kit's own (not the course's)")
+    p.add_argument("--list", action="store_true", help="list the tasks and exit")
+    return p
+
+
+def _parse_map(items: Sequence[str], parser) -> dict:
+    mapping = {}
+    for item in items:
+        course, sep, student = item.partition("=")
+        if not sep or not course or not student:
+            parser.error(f"--map expects COURSE=STUDENT, got {item!r}")
+        mapping[course.strip()] = student.strip()
+    return mapping
+
+
+def grade_all(submissions: Sequence[Path], jobs: int = 1, seed: int | None = None,
+              **options) -> list:
+    """Grade ``submissions``, ``jobs`` at a time, each in a sandbox of its own: the references
+    are computed once, before the first submission starts. Returns the `runner.Report` s."""
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    catalogue.set_seed(seed)
+    for t in catalogue.tasks(options.get("labs"), everything=options.get("extra", False)).values():
+        t.cases()  # every reference, once per run
+    slots: queue.Queue = queue.Queue()
+    for i in range(max(1, jobs)):
+        slots.put(i)
+
+    def one(path):
+        slot = slots.get()
+        try:
+            return runner.grade(path, slot=slot, seed=seed, **options)
+        finally:
+            slots.put(slot)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(one, submissions))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m mlpr.grading``: exit 0 when every graded task passes, 1 when one fails or a
+    submission cannot be imported, 2 on a usage error."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    mapping = _parse_map(args.map, parser)
+    every = catalogue.tasks(everything=True)
+    if args.list:
+        for t in every.values():
+            print(f"lab {t.lab:2d}  {t.name}{t.signature}  ({t.topic})"
+                  + ("  [--extra]" if t.extra else ""))
+        return 0
+    if not args.submissions:
+        parser.error("give at least one SUBMISSION (a .py file or a folder of modules)")
+    for s in args.submissions:
+        if not s.exists():
+            parser.error(f"submission {s} does not exist")
+    unknown = [k for k in mapping if k not in {t.function_name for t in every.values()}]
+    if unknown:
+        parser.error(f"--map: no task named {', '.join(unknown)} (python -m mlpr.grading --list)")
+    labs = sorted(set(args.labs)) if args.labs else None
+    known_labs = {t.lab for t in every.values()}
+    if labs and not set(labs) <= known_labs:
+        parser.error(f"--lab: the labs with tasks are {sorted(known_labs)}, got {labs}")
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, got {args.jobs}")
+    try:
+        sandbox.choose(args.isolation)
+    except ValueError as exc:
+        parser.error(str(exc))
+    reports = grade_all(args.submissions, args.jobs, args.seed, labs=labs, mapping=mapping,
+                        timeout=args.timeout, isolation=args.isolation,
+                        fail_on_print=args.fail_on_print, extra=args.extra)
+    if args.format == "gradescope":
+        docs = [formats.format_gradescope(r, args.visibility) for r in reports]
+        if len(docs) > 1:
+            if args.out is None:
+                parser.error("--format gradescope with several submissions needs --out FOLDER")
+            args.out.mkdir(parents=True, exist_ok=True)
+            for s, d in zip(args.submissions, docs):
+                (args.out / f"{s.stem}.results.json").write_text(json.dumps(d, indent=1))
+            return 0 if all(r.passed for r in reports) else 1
+        text = json.dumps(docs[0], indent=1)
+    else:
+        text = {"text": formats.format_text, "json": formats.format_json,
+                "csv": formats.format_csv}[args.format](reports)
+    if args.out:
+        args.out.write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0 if all(r.passed for r in reports) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""The grading kit's reports: text, JSON, CSV and Gradescope's ``results.json``.
+
+Every message and hint comes from the grader's own process, but may quote what a submission
+raised or printed: each is escaped to one line (a newline in an exception message cannot forge a
+line of the report), and each task's points are capped at its maximum.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+
+from mlpr.grading.framework import TaskResult
+
+__all__ = ["one_line", "format_text", "format_json", "format_csv", "format_gradescope",
+           "VISIBILITIES"]
+
+#: Gradescope's visibility settings of a test's output.
+VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
+
+
+def one_line(text, limit: int = 500) -> str:
+    """``text`` on one line: newlines and other control characters escaped, at most ``limit``
+    characters."""
+    s = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    return s if len(s) <= limit else s[:limit - 3] + "..."
+
+
+def _fmt_err(r: TaskResult) -> str:
+    if r.err is None:
+        return ""
+    return f"err {r.err:.2g} (tol {r.tol:.2g})"
+
+
+def format_text(reports: Sequence) -> str:
+    """One line per task: a mark, the points, the error against its tolerance, and the hint."""
+    out = []
+    for rep in reports:
+        out.append(f"== {one_line(rep.submission)}: {rep.score:g} / {rep.max_score:g} points "
+                   f"({rep.seconds:.1f} s)")
+        out.append(f"   isolation: {rep.isolation}" + (f"; seed {rep.seed}"
+                                                         if rep.seed is not None else ""))
+        for note in rep.notes:
+            out.append(f"   note: {one_line(note)}")
+        for r in rep.results:
+            mark = "✔" if r.status == "passed" else "✘"
+            line = f" {mark} {r.title:<62s} {min(r.points, r.max_points):g}/{r.max_points:g}  " \
+                   f"{_fmt_err(r)}"
+            out.append(line.rstrip())
+            if r.status != "passed":
+                out.append(f"     {one_line(r.message)}")
+                if r.hint:
+                    out.append(f"     hint: {one_line(r.hint)}")
+            if r.printed:
+                out.append(f"     printed: {one_line(r.printed, 200)}")
+        if rep.not_written:
+            out.append(f"   not written yet (not graded): {', '.join(rep.not_written)}")
+        if rep.not_graded:
+            out.append(f"   not graded (no task of that name): "
+                       f"{one_line(', '.join(rep.not_graded))}")
+    return "\n".join(out) + "\n"
+
+
+def format_gradescope(rep, visibility: str = "visible") -> dict:
+    """The Gradescope autograder ``results.json`` of one submission: ``score``, ``output``,
+    ``visibility`` and one test per task (``name``, ``score``, ``max_score``, ``status``,
+    ``output``, ``visibility``)."""
+    if visibility not in VISIBILITIES:
+        raise ValueError(f"visibility must be one of {VISIBILITIES}, got {visibility!r}")
+    tests = []
+    for r in rep.results:
+        text = "passed" if r.status == "passed" else one_line(r.message)
+        if r.err is not None:
+            text += f"\nerror {r.err:.3g}, tolerance {r.tol:.3g}"
+        if r.hint:
+            text += f"\nhint: {one_line(r.hint)}"
+        if r.printed:
+            text += f"\nprinted: {one_line(r.printed, 200)}"
+        tests.append({"name": r.title, "score": min(r.points, r.max_points),
+                      "max_score": r.max_points,
+                      "status": "passed" if r.status == "passed" else "failed",
+                      "output": text, "visibility": visibility})
+    lines = [f"isolation: {rep.isolation}"] + [one_line(n) for n in rep.notes]
+    if rep.seed is not None:
+        lines.append(f"seed: {rep.seed}")
+    if rep.not_graded:
+        lines.append("not graded: " + one_line(", ".join(rep.not_graded)))
+    return {"score": rep.score, "output": "\n".join(lines), "visibility": visibility,
+            "stdout_visibility": "hidden", "tests": tests}
+
+
+def format_csv(reports: Sequence) -> str:
+    """One row per submission, one column per task (its points), then the total."""
+    names = []
+    for rep in reports:
+        for r in rep.results:
+            if r.title not in names:
+                names.append(r.title)
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["submission"] + names + ["score", "max_score"])
+    for rep in reports:
+        got = {r.title: min(r.points, r.max_points) for r in rep.results}
+        w.writerow([rep.submission] + [got.get(n, "") for n in names]
+                   + [rep.score, rep.max_score])
+    return buf.getvalue()
+
+
+def format_json(reports: Sequence) -> str:
+    """Every field of every report, as a JSON list."""
+    return json.dumps([{"submission": r.submission, "score": r.score, "max_score": r.max_score,
+                        "isolation": r.isolation, "seed": r.seed,
+                        "results": [x.to_dict() for x in r.results],
+                        "not_graded": r.not_graded, "not_written": r.not_written,
+                        "notes": r.notes, "seconds": r.seconds} for r in reports], indent=1)

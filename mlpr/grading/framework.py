@@ -1,0 +1,577 @@
+r"""The grading kit's framework: cases, comparisons and hints (the trusted side only).
+
+A task of the catalogue (`mlpr.grading.catalogue`) is a list of `Case` s: the inputs, chosen so
+that the classic mistakes show, mlpr's reference answer, a comparison, and the known mistakes of
+the task. When a comparison fails, `diagnose` recomputes each known mistake with mlpr and names
+the one the student's answer matches, citing the notes' equation; numeric patterns (a constant
+ratio N / (N - 1), a log base, a transposed matrix, a constant offset) are recognised for any
+result. Everything here runs in the grader's process: the process that imports a submission
+(`mlpr.grading.harness`) never holds a case, a reference, a tolerance or a comparison.
+
+Building blocks for a TA's own pytest files: `assert_close` (the same comparison and hints), the
+data fixtures (`iris_split`, `binary_split`, `threshold_ties`, `offset_data`) and the adapters
+from the course's forms to mlpr models (`classifier_from_hparams`, `gmm_from_list`,
+`logreg_from_wb`, `model_from_scoring_function`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "Fail",
+    "Mistake",
+    "Case",
+    "Task",
+    "TaskResult",
+    "Comparison",
+    "as_array",
+    "closed_form",
+    "exact",
+    "up_to_sign",
+    "same_subspace",
+    "assert_close",
+    "diagnose",
+    "iris_split",
+    "binary_split",
+    "threshold_ties",
+    "offset_data",
+    "classifier_from_hparams",
+    "gmm_from_list",
+    "logreg_from_wb",
+    "model_from_scoring_function",
+    "RTOL_CLOSED_FORM",
+]
+
+#: Tolerance of closed-form results: two correct float64 implementations differ by rounding only
+#: (1e-15 to 1e-13 relative on course-sized data), every formula mistake by far more.
+RTOL_CLOSED_FORM = 1e-10
+
+
+# ------------------------------------------------------------------------------------------------
+# checks: what a failure says
+
+
+class Fail(Exception):
+    """A check that did not pass: what was wrong, the likely mistake, the error and tolerance."""
+
+    def __init__(self, message: str, hint: str | None = None, err: float | None = None,
+                 tol: float | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.err = err
+        self.tol = tol
+
+
+@dataclasses.dataclass(frozen=True)
+class Mistake:
+    """A known mistake of a task: its name, the hint that explains it (citing the notes), and the
+    answer it produces on the case's inputs, computed with mlpr (``value()``, lazily).
+
+    ``compare`` recognises the mistake when the case's own comparison is not the right test: an
+    optimiser's point is *near* a wrong problem's minimiser, not equal to it to 1e-10.
+    """
+
+    name: str
+    hint: str
+    value: Callable[[], Any]
+    compare: Callable | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    """The outcome of comparing a student's answer with the reference: ``ok``, the measured
+    error ``err`` and its tolerance ``tol`` (in the units that ``detail`` names)."""
+
+    ok: bool
+    err: float
+    tol: float
+    detail: str = ""
+
+
+@dataclasses.dataclass
+class Case:
+    """One call of the student's function and how to judge it.
+
+    Attributes
+    ----------
+    what : str
+        The data, in a few words ("iris, 4 x 150, offset 1e3").
+    args, kwargs
+        The arguments of the course's calling convention (copied before each call, so that a
+        function that changes its input in place cannot change the reference).
+    expected
+        mlpr's answer, in the form that ``post`` gives the student's.
+    post : callable, optional
+        Maps the student's raw return value to the compared form (e.g. an hParams dict to
+        arrays, a scoring function to its scores); raises `Fail` with a hint for a wrong form.
+    compare : callable
+        ``compare(got, expected) -> Comparison``; default `closed_form`.
+    mistakes : sequence of Mistake
+        The known mistakes of this case, tried in order when the comparison fails.
+    context : dict
+        Quantities the generic diagnosis may use: ``N`` (samples), ``prior``, ...
+    quiet : dict
+        Keyword arguments that silence the course's function (``verbose=False``), passed only
+        when the student's function accepts them.
+    """
+
+    what: str
+    args: tuple
+    expected: Any
+    kwargs: dict = dataclasses.field(default_factory=dict)
+    post: Callable | None = None
+    compare: Callable | None = None
+    mistakes: Sequence[Mistake] = ()
+    context: dict = dataclasses.field(default_factory=dict)
+    quiet: dict = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """A task of the course's labs, graded under the course's function name.
+
+    ``cases()`` builds the `Case` s (inputs and mlpr's references); ``files`` are data files the
+    task may read from its working directory (the course's ``iris.csv`` for the loaders);
+    ``extra`` marks a task under a name of the kit's own, which the course's labs do not ask
+    for: it is graded only on request, so that a student's function of the same name is never
+    judged against a signature the course never gave.
+    """
+
+    name: str
+    lab: int
+    topic: str
+    cases: Callable[[], list]
+    points: float = 1.0
+    signature: str = ""
+    files: tuple = ()
+    function: str = ""
+    extra: bool = False
+
+    @property
+    def function_name(self) -> str:
+        """The course function the task calls (its name, unless the task is a variant such as
+        ``"trainWeightedLogRegBinary (calibration)"``)."""
+        return self.function or self.name
+
+    @property
+    def title(self) -> str:
+        """The test name of reports: ``"lab 5 · logpdf_GAU_ND"``."""
+        return f"lab {self.lab} · {self.name}"
+
+
+@dataclasses.dataclass
+class TaskResult:
+    """The result of one task for one submission.
+
+    ``status`` is "passed", "failed" or "not graded"; ``err`` / ``tol`` the worst measured error
+    of its cases and the tolerance it was held to; ``message`` what was wrong, ``hint`` the likely
+    mistake.
+    """
+
+    name: str
+    lab: int
+    status: str
+    points: float
+    max_points: float
+    err: float | None = None
+    tol: float | None = None
+    message: str = ""
+    hint: str | None = None
+    seconds: float = 0.0
+    printed: str = ""
+
+    @property
+    def title(self) -> str:
+        return f"lab {self.lab} · {self.name}"
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+# ------------------------------------------------------------------------------------------------
+# comparisons
+
+
+def as_array(x, what: str = "the result") -> np.ndarray:
+    """The student's value as a float array, or `Fail` naming what it was."""
+    if callable(x):
+        raise Fail(f"{what} is a function ({getattr(x, '__name__', type(x).__name__)}), "
+                   f"where an array was expected")
+    try:
+        a = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise Fail(f"{what} is a {type(x).__name__} that does not convert to a float array "
+                   f"({exc})") from None
+    return a
+
+
+def _align_shapes(got: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """``got`` reshaped to ``expected``'s shape when it is the same vector or scalar in another
+    layout ((N,), (N, 1), (1, N); a scalar in a (1,) or (1, 1) array); else `Fail`, with the
+    transposition named when the transposed matrix has the right shape."""
+    if got.shape == expected.shape:
+        return got
+    squeezed = [d for d in got.shape if d != 1]
+    wanted = [d for d in expected.shape if d != 1]
+    if squeezed == wanted and got.size == expected.size and len(wanted) <= 1:
+        return got.reshape(expected.shape)
+    if got.ndim == 2 and expected.ndim == 2 and got.T.shape == expected.shape:
+        raise Fail(f"the result has shape {got.shape}, expected {expected.shape}",
+                   hint="the result is transposed: the course stores data as D x N matrices, "
+                        "one column per sample (and P, W as D x m)")
+    if got.ndim >= 1 and expected.ndim >= 1 and got.shape[0] != expected.shape[0] and \
+            got.shape[-1:] == expected.shape[:1]:
+        raise Fail(f"the result has shape {got.shape}, expected {expected.shape}",
+                   hint="computed along the wrong axis: the course's data are D x N, one column "
+                        "per sample (statistics over axis 1, e.g. D.mean(1))")
+    raise Fail(f"the result has shape {got.shape}, expected {expected.shape}")
+
+
+def closed_form(rtol: float = RTOL_CLOSED_FORM) -> Callable:
+    r"""Compare closed-form results: :math:`|s - r| \le rtol\,(|r| + \max|r|)` elementwise.
+
+    The floor ``rtol * max|r|`` covers entries that are zero in exact arithmetic (an off-diagonal
+    of a centred covariance): they carry rounding errors of the size of the largest entry times
+    1e-16. The measured error is ``max |s - r| / (|r| + max|r|)``.
+    """
+
+    def compare(got, expected) -> Comparison:
+        r = as_array(expected)
+        s = _align_shapes(as_array(got), r)
+        if not np.all(np.isfinite(s)):
+            bad = int(np.sum(~np.isfinite(s)))
+            if np.all(np.isfinite(r)) or not np.array_equal(np.isfinite(s), np.isfinite(r)):
+                raise Fail(f"the result has {bad} NaN or infinite entries out of {s.size}")
+        finite = np.isfinite(r)
+        if not np.array_equal(s[~finite], r[~finite]):
+            return Comparison(False, math.inf, rtol, "relative error")
+        s, r = s[finite], r[finite]
+        if r.size == 0:
+            return Comparison(True, 0.0, rtol, "relative error")
+        scale = np.abs(r) + np.abs(r).max()
+        scale = np.where(scale > 0, scale, 1.0)
+        err = float(np.max(np.abs(s - r) / scale))
+        return Comparison(err <= rtol, err, rtol, "relative error")
+
+    compare.rtol = rtol
+    return compare
+
+
+def exact() -> Callable:
+    """Compare counts and decisions exactly; the error is the number of differing entries."""
+
+    def compare(got, expected) -> Comparison:
+        r = np.asarray(expected)
+        s = _align_shapes(as_array(got), r.astype(np.float64))
+        n = int(np.sum(s != r))
+        return Comparison(n == 0, float(n), 0.0, "entries that differ")
+
+    return compare
+
+
+def up_to_sign(rtol: float = 1e-8) -> Callable:
+    """Compare matrices of eigenvectors column by column, up to the sign of each column."""
+    base = closed_form(rtol)
+
+    def compare(got, expected) -> Comparison:
+        r = as_array(expected)
+        s = _align_shapes(as_array(got), r)
+        signs = np.where(np.sum(s * r, axis=0) < 0, -1.0, 1.0)
+        return base(s * signs, r)
+
+    return compare
+
+
+def same_subspace(rtol: float = 1e-8) -> Callable:
+    r"""Compare the spans of two (D, m) matrices (LDA directions are defined up to an invertible
+    m x m transform): the student's columns projected off the reference's span leave a residual
+    at most ``rtol`` relative to their norms, and the student's matrix has rank m."""
+
+    def compare(got, expected) -> Comparison:
+        r = as_array(expected)
+        s = _align_shapes(as_array(got), r)
+        Q, _ = np.linalg.qr(r)
+        residual = s - Q @ (Q.T @ s)
+        norms = np.linalg.norm(s, axis=0)
+        if np.any(norms == 0):
+            raise Fail("a column of the result is zero: the directions must have rank m")
+        err = float(np.max(np.linalg.norm(residual, axis=0) / norms))
+        sv = np.linalg.svd(s / norms, compute_uv=False)
+        if sv[-1] < 1e-8 * sv[0]:
+            raise Fail("the columns of the result are linearly dependent: the directions must "
+                       "have rank m")
+        return Comparison(err <= rtol, err, rtol, "distance from the reference subspace")
+
+    return compare
+
+
+def _values_match(got, value, compare) -> bool:
+    """Whether ``got`` agrees with a mistake's answer under the case's comparison."""
+    try:
+        return bool(compare(got, value).ok)
+    except Fail:
+        return False
+    except Exception:  # a mistake's answer of another form: it does not match
+        return False
+
+
+def diagnose(got, expected, mistakes: Sequence[Mistake] = (), compare: Callable | None = None,
+             context: dict | None = None) -> str | None:
+    """The likely mistake behind a wrong answer, or None.
+
+    First the task's known mistakes: each one's answer is computed with mlpr and compared with the
+    student's under the case's comparison. Then numeric patterns that any result may show: the
+    transposed matrix; a constant ratio N / (N - 1) (the unbiased covariance), 1 / ln 10 or
+    1 / ln 2 (another log base), -1 (a sign), 2 or 1/2 (a factor of the formula); a constant
+    offset equal to a prior log-odds (eq. 61, 102, 130); the same values in another order.
+    """
+    compare = compare or closed_form()
+    for m in mistakes:
+        try:
+            value = m.value()
+        except Exception:  # a mistake that does not apply to these inputs
+            continue
+        if _values_match(got, value, m.compare or compare):
+            return m.hint
+    return _numeric_hint(got, expected, context or {})
+
+
+def _numeric_hint(got, expected, context: dict) -> str | None:
+    try:
+        s = np.asarray(got, dtype=np.float64)
+        r = np.asarray(expected, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    if s.size != r.size or r.size == 0 or not np.all(np.isfinite(s)) or \
+            not np.all(np.isfinite(r)):
+        return None
+    if s.ndim == 2 and s.shape == r.T.shape and s.shape != r.shape and \
+            np.allclose(s.T, r, rtol=1e-8, atol=1e-12 * np.abs(r).max()):
+        return "the result is transposed (the course's matrices are D x N, one column per sample)"
+    s, r = s.reshape(-1), r.reshape(-1)
+    big = np.abs(r) > 1e-12 * max(np.abs(r).max(), 1e-300)
+    if big.sum() >= 1:
+        ratio = s[big] / r[big]
+        if np.ptp(ratio) <= 1e-8 * max(1.0, abs(ratio.mean())):
+            q = float(ratio.mean())
+            hint = _ratio_hint(q, context)
+            if hint:
+                return hint
+    diff = s - r
+    if np.ptp(diff) <= 1e-8 * max(1.0, np.abs(r).max()) and abs(diff.mean()) > 1e-8:
+        hint = _offset_hint(float(diff.mean()), context)
+        if hint:
+            return hint
+    if np.allclose(np.sort(s), np.sort(r), rtol=1e-8, atol=1e-12) and not np.allclose(s, r):
+        return ("the right values in the wrong order (eigenvalues and eigenvectors: "
+                "numpy.linalg.eigh returns them in ascending order; the course takes the m "
+                "largest, in decreasing order)")
+    return None
+
+
+def _ratio_hint(q: float, context: dict) -> str | None:
+    if abs(q - 1.0) < 1e-12:
+        return None
+    for N in context.get("N", ()):
+        if N > 1 and abs(q - N / (N - 1)) < 1e-9 * q:
+            return (f"the covariance is divided by N - 1 = {N - 1} instead of N = {N}: the ML "
+                    f"estimate is 1/N (the notes, eq. 50 and 59); np.cov is the unbiased "
+                    f"1/(N - 1) estimate (use bias=True, or divide the scatter by N)")
+        if N > 1 and abs(q - (N - 1) / N) < 1e-9:
+            return (f"the result is (N - 1)/N = {N - 1}/{N} times the reference: a covariance "
+                    f"divided by N where the reference divides by N - 1, or the other way round")
+    for base, name in ((10.0, "log10"), (2.0, "log2")):
+        if abs(q - 1.0 / math.log(base)) < 1e-9:
+            return (f"the result is in base {base:g} ({name}): the course's log-densities, "
+                    f"llrs and thresholds use the natural log (np.log)")
+        if abs(q - math.log(base)) < 1e-9:
+            return f"the result is ln {base:g} times the reference: a log in base {base:g}?"
+    if abs(q + 1.0) < 1e-9:
+        return "the result has the opposite sign of the reference"
+    if abs(q - 2.0) < 1e-9:
+        return "the result is twice the reference: a factor 1/2 of the formula is missing"
+    if abs(q - 0.5) < 1e-9:
+        return "the result is half the reference: a factor 2 too many, or a 1/2 applied twice"
+    return None
+
+
+def _offset_hint(d: float, context: dict) -> str | None:
+    prior = context.get("prior")
+    if prior is not None and 0 < prior < 1:
+        lo = math.log(prior / (1 - prior))
+        for sign, what in ((1, "added"), (-1, "subtracted")):
+            if abs(d - sign * lo) < 1e-8 * max(1.0, abs(lo)):
+                return (f"every value is off by the prior log-odds log(pi / (1 - pi)) = {lo:.4g} "
+                        f"({'subtracted' if what == 'added' else 'added'} where it should not "
+                        f"be, or {what} twice; the notes, eq. 102 for an LR llr, eq. 130 for the "
+                        f"Bayes threshold)")
+    return f"every value is off by the same constant {d:.6g}"
+
+
+def assert_close(student, reference, what: str = "the result", rtol: float = RTOL_CLOSED_FORM,
+                 mistakes: Sequence[Mistake] = (), context: dict | None = None,
+                 compare: Callable | None = None) -> Comparison:
+    """Assert that a student's answer agrees with mlpr's reference; explain it when it does not.
+
+    Parameters
+    ----------
+    student, reference : array_like
+        The student's answer and mlpr's. Vectors may differ in layout ((N,), (N, 1), (1, N)).
+    what : str
+        What is compared, for the message ("the MVG covariance of class 1").
+    rtol : float
+        Relative tolerance of `closed_form` (default 1e-10), used when ``compare`` is None.
+    mistakes : sequence of Mistake
+        Known mistakes to recognise (their answers computed with mlpr).
+    context : dict, optional
+        ``{"N": [n, ...], "prior": pi}``: what the numeric diagnosis may use (a ratio
+        N / (N - 1) names the unbiased covariance, an offset of log(pi / (1 - pi)) the prior
+        log-odds).
+    compare : callable, optional
+        `closed_form`, `exact`, `up_to_sign`, `same_subspace` or your own.
+
+    Returns
+    -------
+    Comparison
+        The passing comparison (its ``err`` and ``tol``).
+
+    Raises
+    ------
+    AssertionError
+        With the measured error, the tolerance and the likely mistake.
+    """
+    compare = compare or closed_form(rtol)
+    try:
+        result = compare(student, reference)
+    except Fail as exc:
+        hint = exc.hint or diagnose(student, reference, mistakes, compare, context)
+        raise AssertionError(f"{what}: {exc.message}" + (f"\n  hint: {hint}" if hint else "")) \
+            from None
+    if not result.ok:
+        hint = diagnose(student, reference, mistakes, compare, context)
+        raise AssertionError(f"{what}: {result.detail} {result.err:.3g} > tolerance "
+                             f"{result.tol:.3g}" + (f"\n  hint: {hint}" if hint else ""))
+    return result
+
+
+# ------------------------------------------------------------------------------------------------
+# data fixtures
+
+
+def iris_split():
+    """The course's iris split: ``(DTR, LTR), (DVAL, LVAL)``, 100 + 50 flowers, 3 classes
+    (``split_db_2to1(load_iris(), seed=0)``)."""
+    from mlpr.datasets import load_iris
+    from mlpr.utils import split_db_2to1
+
+    return split_db_2to1(*load_iris(), seed=0)
+
+
+def binary_split():
+    """The course's binary iris split (versicolor 1, virginica 0): 66 + 34 flowers."""
+    from mlpr.datasets import load_iris_binary
+    from mlpr.utils import split_db_2to1
+
+    return split_db_2to1(*load_iris_binary(), seed=0)
+
+
+def threshold_ties(n: int = 200, seed: int = 0):
+    r"""Integer llrs, labels and applications whose Bayes thresholds the llrs hit exactly.
+
+    Returns ``llr`` (n,) integers in -4..4 stored as floats, ``L`` (n,) labels (llrs drawn higher
+    for class 1), and ``apps``: a list of ``(prior, Cfn, Cfp)`` whose threshold
+    :math:`t = -\log(\pi C_{fn} / ((1 - \pi) C_{fp}))`, computed in float64 as the course writes
+    it, is exactly 0, 2 and -2 (priors 0.5 and 1 / (1 + e^2); costs e^2), so that some llrs equal
+    it and a ``>=`` decision differs from the course's ``>`` (eq. 128-130).
+    """
+    rng = np.random.default_rng(seed)
+    L = (rng.random(n) < 0.4).astype(np.int64)
+    llr = np.clip(np.round(rng.normal(0.0, 1.6, n) + 1.2 * (2 * L - 1)), -4, 4).astype(float)
+    apps = [(0.5, 1.0, 1.0), (float(1.0 / (1.0 + np.exp(2.0))), 1.0, 1.0),
+            (0.5, math.e ** 2, 1.0)]
+    return llr, L, apps
+
+
+def offset_data(D: int = 4, N: int = 500, offset: float = 1e3, seed: int = 0) -> np.ndarray:
+    """Gaussian data (D, N) far from the origin (mean ``offset``, unit variance): a one-pass
+    covariance E[xx^T] - mu mu^T loses digits here, a two-pass one does not."""
+    rng = np.random.default_rng(seed)
+    return offset + rng.normal(size=(D, N)) * np.linspace(1.0, 2.0, D)[:, None]
+
+
+# ------------------------------------------------------------------------------------------------
+# adapters from the course's forms to mlpr models
+
+
+def classifier_from_hparams(hParams, kind: str = "mvg"):
+    """An mlpr `GaussianClassifier` from the course's ``hParams``: ``{label: (mu, C)}``.
+
+    ``kind`` is "mvg" (full covariances), "naive" (diagonal ones: the diagonals are kept) or
+    "tied" (one shared covariance: class 0's is used; a student's tied estimates give every class
+    the same matrix). Labels must be 0..K-1.
+    """
+    from mlpr.generative import GaussianClassifier
+
+    if not isinstance(hParams, dict) or not hParams:
+        raise TypeError(f"hParams must be a dict {{label: (mu, C)}}, got {type(hParams).__name__}")
+    labels = sorted(hParams)
+    if labels != list(range(len(labels))):
+        raise ValueError(f"hParams has labels {labels}: expected 0..K-1")
+    mus, Cs = [], []
+    for k in labels:
+        mu, C = hParams[k]
+        mus.append(np.asarray(mu, dtype=np.float64).reshape(-1))
+        Cs.append(np.asarray(C, dtype=np.float64))
+    mu = np.column_stack(mus)
+    if kind == "mvg":
+        C = np.stack(Cs)
+    elif kind == "naive":
+        C = np.stack([np.diag(c) if c.ndim == 2 else c for c in Cs])
+    elif kind == "tied":
+        C = Cs[0]
+    else:
+        raise ValueError(f"kind must be 'mvg', 'naive' or 'tied', got {kind!r}")
+    return GaussianClassifier(mu=mu, C=C, kind=kind)
+
+
+def gmm_from_list(gmm):
+    """An mlpr `GMM` from the course's list ``[(w, mu, C), ...]`` (``GMM.from_list``)."""
+    from mlpr.gmm import GMM
+
+    return GMM.from_list(gmm)
+
+
+def logreg_from_wb(w, b, prior_log_odds: float = 0.0, l: float = 0.0, prior=None):
+    """An mlpr `BinaryLogReg` from the course's ``(w, b)``; ``prior_log_odds`` is what its
+    ``llr`` subtracts (eq. 102): log(n_T / n_F) for eq. 100, log(pi_T / (1 - pi_T)) for 101."""
+    from mlpr.logreg import BinaryLogReg
+
+    return BinaryLogReg(w=np.asarray(w, dtype=np.float64).reshape(-1), b=float(np.ravel(b)[0]),
+                        l=float(l), prior=prior, prior_log_odds=float(prior_log_odds),
+                        objective=math.nan, n_iter=0)
+
+
+@dataclasses.dataclass(frozen=True)
+class _ScoringModel:
+    """A binary model around a course-style scoring function ``f(D) -> (N,)`` scores."""
+
+    function: Callable
+
+    def scores(self, D) -> np.ndarray:
+        return np.asarray(self.function(np.asarray(D, dtype=np.float64)),
+                          dtype=np.float64).reshape(-1)
+
+
+def model_from_scoring_function(f: Callable):
+    """A model whose ``scores(D)`` calls the course's scoring function ``f(D)`` (what
+    ``train_dual_SVM_kernel`` returns) and returns the (N,) scores."""
+    if not callable(f):
+        raise TypeError(f"f must be a scoring function f(D) -> scores, got {type(f).__name__}")
+    return _ScoringModel(f)

@@ -1,0 +1,306 @@
+"""The untrusted side of the grading kit: the one process that imports a submission.
+
+``python -I harness.py SUBMISSION IN_FD OUT_FD`` runs inside the sandbox (`mlpr.grading.sandbox`)
+with its channel to the grader on the two inherited file descriptors (requests in, answers out).
+It imports nothing of mlpr and holds no case, reference, tolerance or comparison: it imports the
+student's modules, performs the calls the grader sends (a course function on the grader's inputs,
+or a function that an earlier call returned, such as a scoring function), and answers with plain
+data. Whatever it
+sends, the grader only reads as the student's answer; a status, a score or a message never comes
+from here.
+
+Wire format, both ways: a frame is ``>II`` (length of a JSON header, number of blobs), the header
+(UTF-8 JSON), then each blob as ``>Q`` length + bytes. Plain data is None, bool, int, str, float
+(``{"$f": "nan"}`` for non-finite ones), lists, ``{"$t": [...]}`` tuples, ``{"$d": [[k, v], ...]}``
+dicts, ``{"$a": i}`` numeric numpy arrays (blob i in ``.npy`` format, read with
+``allow_pickle=False``), ``{"$fn": h}`` a function kept here under handle h, and ``{"$cb": i}`` a
+function of the grader's (a kernel) that this process calls back through the channel.
+"""
+
+import importlib.abc
+import importlib.util
+import inspect
+import io
+import json
+import math
+import os
+import struct
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+MAX_FRAME = 1 << 28  # 256 MiB: larger frames are refused by both sides
+MAX_DEPTH = 32
+IN_FD, OUT_FD = 0, 1  # set by main from the command line
+
+
+def write_frame(fd: int, header, blobs=()) -> None:
+    head = json.dumps(header, allow_nan=False).encode()
+    parts = [struct.pack(">II", len(head), len(blobs)), head]
+    for b in blobs:
+        parts += [struct.pack(">Q", len(b)), b]
+    data = b"".join(parts)
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def parse_frame(read) -> tuple:
+    """Read one frame with ``read(n)`` (exactly n bytes, or an exception): (header, blobs)."""
+    n_head, n_blobs = struct.unpack(">II", read(8))
+    if n_head > MAX_FRAME or n_blobs > 100_000:
+        raise ValueError("frame too large")
+    header = json.loads(read(n_head))
+    blobs, total = [], n_head
+    for _ in range(n_blobs):
+        (n,) = struct.unpack(">Q", read(8))
+        total += n
+        if total > MAX_FRAME:
+            raise ValueError("frame too large")
+        blobs.append(read(n))
+    return header, blobs
+
+
+def encode(x, blobs: list, functions: list, depth: int = 0):
+    """``x`` as plain data; arrays go to ``blobs``, callables to ``functions`` (handles)."""
+    if depth > MAX_DEPTH:
+        raise ValueError("the value is nested too deep")
+    if x is None:
+        return None
+    if isinstance(x, bool):
+        return bool(x)
+    if isinstance(x, str):
+        return str(x)
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, float):
+        f = float(x)
+        return f if math.isfinite(f) else {"$f": repr(f)}
+    if isinstance(x, np.generic) and x.dtype.kind in "biuf":
+        return encode(x.item(), blobs, functions, depth)
+    if isinstance(x, (list, tuple)):
+        items = [encode(v, blobs, functions, depth + 1) for v in x]
+        return items if isinstance(x, list) else {"$t": items}
+    if isinstance(x, dict):
+        return {"$d": [[encode(k, blobs, functions, depth + 1),
+                        encode(v, blobs, functions, depth + 1)] for k, v in x.items()]}
+    if callable(x) and not isinstance(x, np.ndarray):
+        functions.append(x)
+        return {"$fn": len(functions) - 1}
+    a = x if type(x) is np.ndarray else np.asarray(x)  # array-likes convert here, not there
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"a {type(x).__name__} is not plain data (numbers, strings, lists, "
+                        f"tuples, dicts, numeric numpy arrays)")
+    buf = io.BytesIO()
+    np.save(buf, np.ascontiguousarray(a), allow_pickle=False)
+    blobs.append(buf.getvalue())
+    return {"$a": len(blobs) - 1}
+
+
+def decode(x, blobs: list, function=None, depth: int = 0):
+    """The inverse of `encode`; ``function(tag, index)`` makes ``$fn`` / ``$cb`` values."""
+    if depth > MAX_DEPTH:
+        raise ValueError("the value is nested too deep")
+    if x is None or type(x) in (bool, int, float, str):
+        return x
+    if type(x) is list:
+        return [decode(v, blobs, function, depth + 1) for v in x]
+    if type(x) is dict and len(x) == 1:
+        (tag, v), = x.items()
+        if tag == "$f" and v in ("nan", "inf", "-inf"):
+            return float(v)
+        if tag == "$t" and type(v) is list:
+            return tuple(decode(i, blobs, function, depth + 1) for i in v)
+        if tag == "$d" and type(v) is list:
+            return {decode(k, blobs, function, depth + 1): decode(i, blobs, function, depth + 1)
+                    for k, i in v}
+        if tag == "$a" and type(v) is int and 0 <= v < len(blobs):
+            a = np.load(io.BytesIO(blobs[v]), allow_pickle=False)
+            if a.dtype.kind not in "biuf":
+                raise ValueError(f"an array of dtype {a.dtype} is not plain data")
+            return a
+        if tag in ("$fn", "$cb") and type(v) is int and function is not None:
+            return function(tag, v)
+    raise ValueError(f"not plain data: {str(x)[:80]}")
+
+
+# ------------------------------------------------------------------------------------------------
+# the child's side
+
+
+class _NoReference(importlib.abc.MetaPathFinder):
+    """Graded code may not use the reference: ``import mlpr`` fails with that reason (the
+    sandbox also leaves mlpr's files out of this process's file system)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "mlpr" or name.startswith("mlpr."):
+            raise ImportError("graded code may not use the reference: mlpr cannot be imported "
+                              "by a submission")
+        return None
+
+
+def load(path: Path) -> tuple:
+    """Import a submission as its student runs it: a ``.py`` file, or a folder of modules (name
+    order, ``test_*`` skipped), with its folder on ``sys.path`` so that its modules import each
+    other by name. Returns ``({name: function}, {name: file}, notes)``: a function is taken from
+    the module that defines it (the last one when several do), never from one that imports it."""
+    files = [path] if path.is_file() else sorted(
+        p for p in path.glob("*.py") if not p.name.startswith("test_"))
+    if not files:
+        raise ImportError(f"{path.name} holds no .py module")
+    sys.path.insert(0, str(path if path.is_dir() else path.parent))
+    functions, origin, notes = {}, {}, []
+    for f in files:
+        module = sys.modules.get(f.stem)  # already imported by a module before it
+        if module is None or Path(getattr(module, "__file__", None) or "/").resolve() != \
+                f.resolve():
+            name = f.stem if f.stem not in sys.modules else f"_submission_{f.stem}"
+            spec = importlib.util.spec_from_file_location(name, f)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+        for key, value in vars(module).items():
+            if key.startswith("_") or not inspect.isfunction(value):
+                continue
+            if getattr(value, "__module__", None) == module.__name__:
+                if key in origin and origin[key] != f.name:
+                    notes.append(f"{key} is defined in {origin[key]} and {f.name}: {f.name}'s "
+                                 f"is graded")
+                functions[key], origin[key] = value, f.name
+            elif key not in functions:
+                functions[key] = value
+    return functions, origin, notes
+
+
+def _signature(f) -> list:
+    try:
+        return [[p.name, p.kind.name, p.default is not p.empty]
+                for p in inspect.signature(f).parameters.values()]
+    except (TypeError, ValueError):
+        return []
+
+
+class _Channel:
+    def __init__(self):
+        self.handles: list = []
+        self.opened: list = []
+        self.watch = False
+        self.capture = tempfile.TemporaryFile()
+        os.dup2(self.capture.fileno(), 1)
+        os.dup2(self.capture.fileno(), 2)
+        sys.stdout = sys.stderr = io.TextIOWrapper(os.fdopen(1, "wb", closefd=False),
+                                                   write_through=True, errors="replace")
+        skip = {sys.prefix, sys.base_prefix, "/usr", "/etc", "/dev", "/proc", "/sys",
+                os.environ.get("MPLCONFIGDIR", "/nonexistent")}
+        self.skip = tuple(p for p in skip if p)
+        sys.addaudithook(self._audit)
+
+    def _audit(self, event, args):
+        if self.watch and event == "open" and args and isinstance(args[0], (str, bytes)):
+            p = os.path.abspath(os.fsdecode(args[0]))
+            if not p.startswith(self.skip) and len(self.opened) < 5:
+                self.opened.append(p)
+
+    def read(self, n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            chunk = os.read(IN_FD, n - len(data))
+            if not chunk:
+                raise EOFError
+            data += chunk
+        return data
+
+    def printed(self) -> str:
+        sys.stdout.flush()
+        self.capture.seek(0)
+        text = self.capture.read(8000).decode(errors="replace")
+        self.capture.seek(0)
+        self.capture.truncate()
+        return text
+
+    def send(self, header: dict, blobs=()) -> None:
+        write_frame(OUT_FD, header, blobs)
+
+    def send_value(self, op: str, value, **extra) -> None:
+        blobs: list = []
+        try:
+            body = encode(value, blobs, self.handles)
+        except (TypeError, ValueError, RecursionError) as exc:
+            op, body, blobs = "raise", None, []
+            extra.update(type="TypeError", message=f"returned what cannot be graded: {exc}",
+                         where="")
+        self.send({"op": op, "value": body, "printed": self.printed(), "opened": self.opened,
+                   **extra}, blobs)
+
+    def callback(self, index: int):
+        def grader_function(*args):
+            blobs: list = []
+            self.send({"op": "callback", "id": index, "args": encode(list(args), blobs, [])},
+                      blobs)
+            header, blobs = parse_frame(self.read)
+            if header.get("op") != "return":
+                raise RuntimeError(header.get("message", "the grader's function failed"))
+            return decode(header.get("value"), blobs)
+        return grader_function
+
+    def call(self, header: dict, blobs: list, functions: dict) -> None:
+        target = header.get("function")
+        f = functions.get(target) if isinstance(target, str) else (
+            self.handles[target] if type(target) is int and 0 <= target < len(self.handles)
+            else None)
+        self.opened = []
+        try:
+            if f is None:
+                raise LookupError(f"no function {target!r}")
+            args = decode(header.get("args", []), blobs, lambda tag, i: self.callback(i))
+            kwargs = decode(header.get("kwargs", {"$d": []}), blobs,
+                            lambda tag, i: self.callback(i))
+            self.watch = True
+            try:
+                value = f(*args, **kwargs)
+            finally:
+                self.watch = False
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt included: the student's
+            self.watch = False
+            self.send({"op": "raise", "type": type(exc).__name__, "message": str(exc)[:2000],
+                       "where": _where(exc), "printed": self.printed(), "opened": self.opened})
+            return
+        self.send_value("return", value)
+
+
+def _where(exc: BaseException) -> str:
+    """The last frame of the student's code in the traceback: ``file, line N: source``."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if not frame.filename.endswith("harness.py"):
+            return f"{Path(frame.filename).name}, line {frame.lineno}: {frame.line}"
+    return ""
+
+
+def main() -> None:
+    global IN_FD, OUT_FD
+    submission, IN_FD, OUT_FD = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    channel = _Channel()
+    sys.meta_path.insert(0, _NoReference())
+    try:
+        functions, origin, notes = load(submission)
+    except BaseException as exc:  # the submission's top level: anything may happen there
+        channel.send({"op": "hello", "ok": False, "type": type(exc).__name__,
+                      "message": str(exc)[:2000], "where": _where(exc),
+                      "printed": channel.printed()})
+        return
+    channel.send({"op": "hello", "ok": True, "notes": notes, "printed": channel.printed(),
+                  "origin": origin,
+                  "functions": {k: _signature(f) for k, f in functions.items()}})
+    while True:
+        try:
+            header, blobs = parse_frame(channel.read)
+        except EOFError:
+            return
+        if header.get("op") == "call":
+            channel.call(header, blobs, functions)
+
+
+if __name__ == "__main__":
+    main()

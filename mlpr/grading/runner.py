@@ -1,0 +1,578 @@
+r"""The trusted runner: grade a submission whose code runs in another process.
+
+The grader's process (this module) builds the cases, computes every reference value, compares,
+finds the hint and adds up the points. The submission runs in a process of its own
+(`mlpr.grading.harness`, started by `mlpr.grading.sandbox`) that holds none of these: it performs
+the calls it is sent and answers with plain data. A function of the submission is a
+`RemoteFunction` here; calling it sends the grader's inputs and waits for the answer, within the
+task's time limit; a function it returns (a scoring function, a kernel) is a `RemoteFunction`
+too, and a function of the grader's passed to it (a kernel) is called back through the channel.
+
+Nothing from the child is trusted beyond plain data: what comes back is converted to float
+arrays by the comparisons (or fails with the reason), a child that dies, hangs or sends what is
+not plain data fails the task it was running, and each task is capped at its points.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import dataclasses
+import inspect
+import os
+import select
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from mlpr.grading import harness as wire
+from mlpr.grading import sandbox
+from mlpr.grading.catalogue import tasks
+from mlpr.grading.framework import Case, Comparison, Fail, Task, TaskResult, closed_form, diagnose
+
+__all__ = ["TASK_TIMEOUT", "IMPORT_TIMEOUT", "ChildGone", "StudentRaised", "RemoteFunction",
+           "Child", "Report", "run_case", "run_task", "grade_functions", "grade"]
+
+#: Default time limit of one task of a submission, in seconds.
+TASK_TIMEOUT = 60.0
+#: Time limit for starting the submission's process and importing it, in seconds.
+IMPORT_TIMEOUT = 60.0
+#: The largest kernel matrix a submission may ask the grader to compute through a callback.
+MAX_CALLBACK_ENTRIES = 4_000_000
+HARNESS = Path(wire.__file__)
+
+
+class ChildGone(Exception):
+    """The submission's process died, ran past the time limit, or sent what is not plain data;
+    ``reason`` says which."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class StudentRaised(Exception):
+    """A function of the submission raised: its type name, message and place (plain strings)."""
+
+    def __init__(self, type_name: str, message: str, where: str):
+        super().__init__(f"{type_name}: {message}")
+        self.type_name, self.message, self.where = type_name, message, where
+
+
+class RemoteFunction:
+    """A function of the submission, called in its process: arguments go as plain data, the
+    answer comes back as plain data (functions in it as further `RemoteFunction` s)."""
+
+    def __init__(self, child: Child, target, name: str, signature: list | None = None):
+        self.child, self.target, self.__name__ = child, target, name
+        self.signature = signature
+
+    def accepts(self, parameter: str) -> bool:
+        """Whether the function takes the keyword argument ``parameter``."""
+        return any(p == parameter or kind == "VAR_KEYWORD" for p, kind, _ in
+                   self.signature or [])
+
+    def describe(self) -> str:
+        """The signature, as ``(a, b, c=...)``."""
+        parts = []
+        for p, kind, default in self.signature or []:
+            prefix = {"VAR_POSITIONAL": "*", "VAR_KEYWORD": "**"}.get(kind, "")
+            parts.append(prefix + p + ("=..." if default else ""))
+        return "(" + ", ".join(parts) + ")"
+
+    def __call__(self, *args, **kwargs):
+        return self.child.call(self.target, args, kwargs)
+
+
+def _accepts(fn, parameter: str) -> bool:
+    if isinstance(fn, RemoteFunction):
+        return fn.accepts(parameter)
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == parameter or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def _checked_callback(f):
+    """A grader's function (a kernel) as the submission may call it: two matrices of floats, of
+    a bounded size, in; its answer out."""
+
+    def callback(*args):
+        if len(args) != 2:
+            raise ValueError(f"the kernel takes 2 matrices, got {len(args)} arguments")
+        A, B = (np.atleast_2d(np.asarray(a, dtype=np.float64)) for a in args)
+        if A.ndim != 2 or B.ndim != 2 or A.shape[0] != B.shape[0]:
+            raise ValueError(f"the kernel takes two D x N matrices, got {A.shape} and {B.shape}")
+        if A.shape[1] * B.shape[1] > MAX_CALLBACK_ENTRIES:
+            raise ValueError(f"a kernel matrix of {A.shape[1]} x {B.shape[1]} is larger than "
+                             f"the kit computes")
+        return f(A, B)
+
+    return callback
+
+
+class Child:
+    """The submission's process, seen from the grader: its channel, its deadline, and what it
+    printed and opened since the last `take`."""
+
+    def __init__(self, kind: str, workdir: Path, submission_name: str, slot: int,
+                 limits: sandbox.Limits):
+        to_child_r, self._out = os.pipe()
+        self._in, from_child_w = os.pipe()
+        self.box = sandbox.Sandbox(kind, workdir, submission_name, slot, limits)
+        try:
+            self.box.start((to_child_r, from_child_w))
+        finally:
+            os.close(to_child_r)
+            os.close(from_child_w)
+        self.deadline = time.monotonic() + IMPORT_TIMEOUT
+        self.limit = IMPORT_TIMEOUT
+        self.printed: list = []
+        self.opened: list = []
+        self.functions: dict = {}
+        self.callbacks: list = []  # the grader's functions the current task passed (kernels)
+
+    # -- the channel
+    def _read(self, n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            left = self.deadline - time.monotonic()
+            ready = select.select([self._in], [], [], max(left, 0))[0] if left > 0 else []
+            if not ready:
+                raise ChildGone(f"hangs: no answer within the time limit of {self.limit:g} s")
+            chunk = os.read(self._in, min(n - len(data), 1 << 20))
+            if not chunk:
+                raise ChildGone(self._death())
+            data += chunk
+        return data
+
+    def _death(self) -> str:
+        with contextlib.suppress(Exception):
+            self.box.proc.wait(timeout=2)
+        code = self.box.proc.returncode if self.box.proc else None
+        if code is None:
+            return "the process running the submission closed its channel"
+        if code < 0:
+            return f"the process running the submission died (killed by signal {-code})"
+        return (f"the process running the submission exited (status {code}) instead of "
+                f"answering: os._exit, a crash, or a limit of the sandbox")
+
+    def receive(self) -> tuple:
+        try:
+            return wire.parse_frame(self._read)
+        except ChildGone:
+            raise
+        except Exception as exc:  # a frame that is not ours: the child wrote on its channel
+            raise ChildGone(f"the submission's process sent what is not plain data "
+                            f"({type(exc).__name__})") from None
+
+    def _send(self, header: dict, blobs=()) -> None:
+        try:
+            wire.write_frame(self._out, header, blobs)
+        except OSError:
+            raise ChildGone(self._death()) from None
+
+    def _decode(self, value, blobs):
+        def function(tag, handle):
+            if tag != "$fn":
+                raise ValueError("the submission sent a grader's function")
+            return RemoteFunction(self, handle, f"the function it returned (#{handle})")
+
+        try:
+            return wire.decode(value, blobs, function)
+        except Exception as exc:
+            raise ChildGone(f"the submission's process sent what is not plain data "
+                            f"({exc})") from None
+
+    # -- the protocol
+    def hello(self, timeout: float) -> dict:
+        """The answer to the import: ``{"ok": True, "functions", "origin", "notes", "printed"}``
+        or ``{"ok": False, "type", "message", "where", "printed"}``."""
+        self.limit, self.deadline = timeout, time.monotonic() + timeout
+        header, _ = self.receive()
+        if header.get("op") != "hello":
+            raise ChildGone("the submission's process did not answer as the harness does")
+        funcs = header.get("functions") if header.get("ok") else {}
+        if not isinstance(funcs, dict):
+            raise ChildGone("the submission's process did not answer as the harness does")
+        self.functions = {str(k): v if isinstance(v, list) else [] for k, v in funcs.items()}
+        return header
+
+    def function(self, name: str) -> RemoteFunction:
+        sig = self.functions.get(name)
+        try:
+            sig = [(str(p), str(k), bool(d)) for p, k, d in sig or []]
+        except (TypeError, ValueError):
+            sig = []
+        return RemoteFunction(self, name, name, sig)
+
+    def begin(self, timeout: float) -> None:
+        """Start a task: its time limit, nothing printed or opened yet, and no function of the
+        grader's callable (those of the last task are forgotten)."""
+        self.limit, self.deadline = timeout, time.monotonic() + timeout
+        self.printed, self.opened, self.callbacks = [], [], []
+
+    def call(self, target, args: tuple, kwargs: dict):
+        callbacks = self.callbacks
+        blobs: list = []
+        try:
+            header = {"op": "call", "function": target,
+                      "args": wire.encode(list(args), blobs, callbacks),
+                      "kwargs": wire.encode(dict(kwargs), blobs, callbacks)}
+        except (TypeError, ValueError) as exc:  # the grader's own inputs: a bug of the kit
+            raise RuntimeError(f"the kit cannot send its inputs: {exc}") from None
+        self._send(header, blobs)
+        while True:
+            header, blobs = self.receive()
+            op = header.get("op")
+            if isinstance(header.get("printed"), str) and header["printed"]:
+                self.printed.append(header["printed"][:4000])
+            if isinstance(header.get("opened"), list):
+                self.opened += [str(p) for p in header["opened"][:5]]
+            if op == "callback":
+                self._answer_callback(header, blobs, callbacks)
+            elif op == "return":
+                return self._decode(header.get("value"), blobs)
+            elif op == "raise":
+                raise StudentRaised(str(header.get("type", "Exception"))[:100],
+                                    str(header.get("message", ""))[:2000],
+                                    str(header.get("where", ""))[:300])
+            else:
+                raise ChildGone("the submission's process did not answer as the harness does")
+
+    def _answer_callback(self, header: dict, blobs: list, callbacks: list) -> None:
+        i = header.get("id")
+        try:
+            if type(i) is not int or not 0 <= i < len(callbacks):
+                raise ValueError("no such function")
+            args = wire.decode(header.get("args"), blobs)
+            value = _checked_callback(callbacks[i])(*args)
+            out: list = []
+            self._send({"op": "return", "value": wire.encode(value, out, [])}, out)
+        except ChildGone:
+            raise
+        except Exception as exc:
+            self._send({"op": "raise", "message": f"{type(exc).__name__}: {exc}"})
+
+    def take_printed(self) -> str:
+        text = "".join(self.printed)
+        self.printed = []
+        return text
+
+    def kill(self) -> None:
+        self.box.kill()
+        for fd in (self._in, self._out):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+# ------------------------------------------------------------------------------------------------
+# one task: call, post-process, compare, diagnose (all here, in the grader's process)
+
+
+def _call(fn, case: Case, task: Task | None = None):
+    """Call the student's function on a copy of the case's inputs; `Fail` with the reason when it
+    raises or opens a file."""
+    args = copy.deepcopy(case.args)
+    kwargs = copy.deepcopy(case.kwargs)
+    kwargs.update({k: v for k, v in case.quiet.items() if _accepts(fn, k)})
+    try:
+        out = fn(*args, **kwargs)
+    except (Fail, ChildGone):
+        raise
+    except StudentRaised as exc:
+        raise Fail(*_explain_raised(fn, exc, case)) from None
+    except Exception as exc:  # a function of this process (grade_functions)
+        raise Fail(*_explain_raised(fn, _as_raised(exc), case)) from None
+    if isinstance(fn, RemoteFunction):
+        allowed = {f"/{f}" for f in (task.files if task else ())}
+        opened = [p for p in fn.child.opened if not any(p.endswith(a) for a in allowed)]
+        if opened:
+            raise Fail(f"the function opened the file {opened[0]!r}",
+                       hint="graded functions take their data as arguments and read or write no "
+                            "file")
+    return out
+
+
+def _as_raised(exc: Exception) -> StudentRaised:
+    where = ""
+    for frame in reversed(inspect.trace()[1:] or []):
+        if "mlpr/grading" not in frame.filename.replace(os.sep, "/"):
+            where = f"{Path(frame.filename).name}, line {frame.lineno}"
+            break
+    return StudentRaised(type(exc).__name__, str(exc), where)
+
+
+def _explain_raised(fn, exc: StudentRaised, case: Case) -> tuple:
+    where = f" (at {exc.where})" if exc.where else ""
+    msg = f"raised {exc.type_name}: {exc.message}{where}"
+    if exc.type_name == "TypeError" and ("argument" in exc.message or
+                                         "positional" in exc.message):
+        if isinstance(fn, RemoteFunction):
+            sig = fn.describe()
+        else:
+            try:
+                sig = str(inspect.signature(fn))
+            except (TypeError, ValueError):
+                sig = "(...)"
+        return (msg, f"the function's signature {fn.__name__}{sig} does not take the course's "
+                     f"arguments ({_describe_args(case)}); rename it or adapt the signature")
+    return msg, None
+
+
+def _describe_args(case: Case) -> str:
+    parts = []
+    for a in case.args:
+        if isinstance(a, np.ndarray):
+            parts.append(f"array {a.shape}")
+        elif callable(a):
+            parts.append("a function")
+        else:
+            parts.append(type(a).__name__)
+    parts += [f"{k}=..." for k in case.kwargs]
+    return ", ".join(parts)
+
+
+def run_case(fn, case: Case, task: Task | None = None) -> Comparison:
+    """Run one case: call, post-process, compare; `Fail` with the likely mistake when wrong."""
+    out = _call(fn, case, task)
+    compare = case.compare or closed_form()
+    try:
+        got = case.post(out) if case.post is not None else out
+        result = compare(got, case.expected)
+    except StudentRaised as exc:  # a function the student's function returned
+        raise Fail(f"the function it returned raised {exc.type_name}: {exc.message}") from None
+    except Fail as exc:
+        if exc.hint is None and case.post is None:
+            exc.hint = diagnose(out, case.expected, case.mistakes, compare, case.context)
+        raise
+    if not result.ok:
+        hint = diagnose(got, case.expected, case.mistakes, compare, case.context)
+        raise Fail(f"{result.detail} {result.err:.3g} > tolerance {result.tol:.3g}", hint=hint,
+                   err=result.err, tol=result.tol)
+    return result
+
+
+def run_task(task: Task, fn) -> TaskResult:
+    """Grade one task: every case must pass; the result reports the worst error measured.
+    `ChildGone` passes through (the caller restarts the submission's process)."""
+    t0 = time.perf_counter()
+    worst: Comparison | None = None
+    try:
+        for case in task.cases():
+            try:
+                c = run_case(fn, case, task)
+            except Fail as exc:
+                exc.message = f"{case.what}: {exc.message}"
+                raise
+            if worst is None or c.err / max(c.tol, 1e-300) > worst.err / max(worst.tol, 1e-300):
+                worst = c
+    except Fail as exc:
+        return TaskResult(task.name, task.lab, "failed", 0.0, task.points, exc.err, exc.tol,
+                          exc.message, exc.hint, time.perf_counter() - t0)
+    return TaskResult(task.name, task.lab, "passed", task.points, task.points,
+                      worst.err if worst else None, worst.tol if worst else None, "", None,
+                      time.perf_counter() - t0)
+
+
+def grade_functions(functions: dict, names: Sequence[str] | None = None) -> list:
+    """Grade a dict ``{course name: function}`` in this process, without isolation or time limit
+    (for trusted code: a TA's own solution, the tests of the kit): a list of `TaskResult`, one
+    per task whose function is in ``functions`` (or per name of ``names``, missing ones
+    failing)."""
+    catalogue = tasks(everything=True)
+    wanted = list(names) if names is not None else [
+        n for n, t in catalogue.items() if t.function_name in functions and not t.extra]
+    results = []
+    for n in wanted:
+        task = catalogue[n]
+        f = task.function_name
+        if f not in functions:
+            results.append(_missing(task))
+        else:
+            results.append(run_task(task, functions[f]))
+    return results
+
+
+def _missing(task: Task) -> TaskResult:
+    f = task.function_name
+    return TaskResult(task.name, task.lab, "failed", 0.0, task.points,
+                      message=f"the submission has no function {f}",
+                      hint=f"define {f}{task.signature}, or name yours with --map {f}=your_name")
+
+
+# ------------------------------------------------------------------------------------------------
+# one submission
+
+
+@dataclasses.dataclass
+class Report:
+    """The grading of one submission: its task results, the names it defines that no task
+    grades, notes on loading it, and the isolation and seed of the run."""
+
+    submission: str
+    results: list
+    not_graded: list
+    notes: list
+    seconds: float = 0.0
+    isolation: str = ""
+    seed: int | None = None
+    not_written: list = dataclasses.field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return float(sum(min(r.points, r.max_points) for r in self.results))
+
+    @property
+    def max_score(self) -> float:
+        return float(sum(r.max_points for r in self.results))
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.results) and all(r.status == "passed" for r in self.results)
+
+
+def _data_files(catalogue: dict) -> dict:
+    """The data files that loading tasks read (the course's ``iris.csv``): {name: path}."""
+    from mlpr.datasets import data_dir
+
+    return {f: data_dir() / f for t in catalogue.values() for f in t.files
+            if (data_dir() / f).exists()}
+
+
+def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
+          timeout: float = TASK_TIMEOUT, import_timeout: float = IMPORT_TIMEOUT,
+          isolation: str = "auto", fail_on_print: bool = False, slot: int = 0,
+          limits: sandbox.Limits | None = None, seed: int | None = None,
+          extra: bool = False) -> Report:
+    """Grade one submission in a sandboxed process of its own.
+
+    Parameters
+    ----------
+    path : path-like
+        A ``.py`` file or a folder of modules.
+    labs : sequence of int, optional
+        Grade every task of these labs (a missing function then fails its task). By default the
+        tasks whose function the submission defines; the course functions it does not define are
+        listed as not written.
+    mapping : dict, optional
+        ``{course name: the submission's name}`` for functions named otherwise.
+    timeout, import_timeout : float
+        Time limits of each task and of starting and importing the submission, in seconds: a
+        task that runs longer fails ("hangs"), its process is killed and the next task runs in
+        a new one.
+    isolation : {"auto", "bubblewrap", "user", "process"}
+        The sandbox (`mlpr.grading.sandbox`); "auto" takes the strongest available.
+    fail_on_print : bool
+        Fail a task whose function prints (by default printing is shown, not penalised).
+    slot : int
+        Which of the concurrent sandboxes this is (its user id).
+    seed : int, optional
+        The run's seed, recorded in the report (the cases are drawn by
+        `mlpr.grading.catalogue.set_seed` before grading).
+    extra : bool
+        Also grade the tasks under names of the kit's own (`Task.extra`).
+    """
+    t0 = time.perf_counter()
+    path = Path(path).resolve()
+    if not path.exists():
+        raise FileNotFoundError(f"submission {path} does not exist")
+    mapping = dict(mapping or {})
+    kind = sandbox.choose(isolation)
+    catalogue = default = tasks(labs, everything=extra)
+    notes: list = []
+    results: list = []
+    with tempfile.TemporaryDirectory(prefix="mlpr-grading-") as tmp:
+        workdir = Path(tmp)
+        sandbox.Sandbox.stage(kind, workdir, HARNESS, path, _data_files(catalogue), slot)
+
+        def start() -> tuple:
+            child = Child(kind, workdir, path.name, slot, limits or sandbox.Limits())
+            try:
+                return child, child.hello(import_timeout)
+            except ChildGone as exc:
+                child.kill()
+                return None, {"ok": False, "message": exc.reason, "type": ""}
+
+        child, hello = start()
+        if hello.get("ok") and not child.functions:
+            hello = {"ok": False, "type": "", "message": "the submission defines no function"}
+        if not hello.get("ok"):
+            if child is not None:
+                child.kill()
+            reason = _import_failure(hello, import_timeout)
+            results = [TaskResult(t.name, t.lab, "failed", 0.0, t.points, message=reason)
+                       for t in default.values()]
+            return Report(str(path), results, [], [reason], time.perf_counter() - t0, kind,
+                          seed)
+        names = set(child.functions)
+        notes += [str(n)[:300] for n in hello.get("notes", []) if isinstance(n, str)][:20]
+        printed = hello.get("printed") if isinstance(hello.get("printed"), str) else ""
+        if printed.strip():
+            notes.append("the submission printed when imported (its labs' scripts run on "
+                         "import?): " + printed.strip().splitlines()[0][:100])
+        for course, student in mapping.items():
+            if student not in names:
+                notes.append(f"--map {course}={student}: the submission has no function "
+                             f"{student}")
+        given = {f: mapping[f] if mapping.get(f) in names else f
+                 for f in {t.function_name for t in default.values()}}
+        present = {f for f, g in given.items() if g in names}
+        chosen = [t for t in default.values() if labs is not None or t.function_name in present]
+        not_written = sorted({t.function_name for t in default.values()} - present) \
+            if labs is None else []
+        for task in chosen:
+            f = task.function_name
+            if f not in present:
+                results.append(_missing(task))
+                continue
+            if child is None:
+                child, hello = start()
+                if child is None or not hello.get("ok"):
+                    child = None
+                    results.append(TaskResult(task.name, task.lab, "failed", 0.0, task.points,
+                                              message="the submission could not be restarted "
+                                                      "after its last task: "
+                                                      + _import_failure(hello, import_timeout)))
+                    continue
+            child.begin(timeout)
+            t1 = time.perf_counter()
+            try:
+                result = run_task(task, child.function(given[f]))
+            except ChildGone as exc:
+                child.kill()
+                child = None
+                result = TaskResult(task.name, task.lab, "failed", 0.0, task.points,
+                                    message=exc.reason, seconds=time.perf_counter() - t1)
+            out = child.take_printed() if child is not None else ""
+            if out.strip():
+                lines = out.strip().splitlines()
+                result.printed = "\n".join(lines[:3]) + (
+                    f"\n... ({len(lines)} lines)" if len(lines) > 3 else "")
+                if fail_on_print and result.status == "passed":
+                    result = dataclasses.replace(
+                        result, status="failed", points=0.0,
+                        message=f"the function printed {len(lines)} line(s) "
+                                f"(--fail-on-print)")
+            results.append(result)
+        if child is not None:
+            child.kill()
+    graded = {t.function_name for t in tasks(everything=True).values()} | set(mapping) | {
+        "vcol", "vrow"} | set(mapping.values())
+    not_graded = sorted(n for n in names - graded if not n.startswith("_"))
+    return Report(str(path), results, not_graded, notes, time.perf_counter() - t0, kind, seed,
+                  not_written)
+
+
+def _import_failure(hello: dict, import_timeout: float) -> str:
+    kind = str(hello.get("type", ""))[:100]
+    message = str(hello.get("message", ""))[:500]
+    where = str(hello.get("where", ""))[:200]
+    if not kind:
+        return f"the submission could not be imported: {message}"
+    return (f"importing the submission raised {kind}: {message}"
+            + (f" (at {where})" if where else ""))

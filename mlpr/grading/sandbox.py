@@ -1,0 +1,252 @@
+"""Where a submission's process runs: bubblewrap, an unprivileged user, or a plain child process.
+
+Three isolations, the strongest available chosen by default (``--isolation`` demands one, and the
+run fails when it is not available); the report names the one that applied.
+
+``bubblewrap``
+    Debian's ``bwrap`` (the sandbox Flatpak uses). The process gets its own PID, network, IPC
+    and UTS namespaces (everything it starts dies with it; no network); a file system of its own
+    that is read-only except a size-limited private ``/tmp``, and that holds the system's
+    ``/usr`` and ``/etc``, the Python installation with mlpr's files left out, the harness, the
+    submission and the course's data files, and nothing else of the grader's (not mlpr's source,
+    not the other submissions). Run as root, it also drops to a user id of its own (so that the
+    process limit binds and no file of the grader's is writable).
+``user``
+    Without bubblewrap, as root: the process runs under a user id of its own in a temporary
+    folder only that user can read, with the limits below; when it ends, every process of that
+    user is killed. It can read what any user can (mlpr's source included) and reach the network.
+``process``
+    A plain child process in a temporary folder with the limits below, in a session of its own
+    that is killed at the end. It runs as the grader's user: this contains mistakes, not malice.
+
+Every isolation sets the limits of `Limits` (memory, CPU time, processes, file size) with
+``setrlimit``; the process limit binds only under a user id of its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import os
+import resource
+import shutil
+import signal
+import site
+import subprocess
+import sys
+from pathlib import Path
+
+__all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "Sandbox"]
+
+ISOLATIONS = ("bubblewrap", "user", "process")
+#: First user id of the sandboxes (one per concurrent submission: 61000, 61001, ...).
+BASE_UID = 61000
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """Resource limits of a submission's process (each per process, the process count per user
+    id)."""
+
+    memory_mb: int = 4096
+    cpu_seconds: int = 900
+    processes: int = 64
+    file_mb: int = 64
+    tmp_mb: int = 256
+
+
+def _python_dirs() -> list:
+    """The folders of this Python installation a submission's interpreter needs."""
+    dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix}
+    with contextlib.suppress(AttributeError):
+        dirs.update(site.getsitepackages())
+    dirs = sorted(str(Path(d).resolve()) for d in dirs if d and Path(d).exists())
+    return [d for d in dirs if not any(d != o and d.startswith(o + os.sep) for o in dirs)]
+
+
+@functools.cache
+def _probe(kind: str) -> str | None:
+    """None when ``kind`` works on this machine, else the reason it does not."""
+    if kind == "process":
+        return None
+    if kind == "user":
+        if os.geteuid() != 0:
+            return "needs root (to run the submission under a user id of its own)"
+        if shutil.which("setpriv") is None:
+            return "setpriv (util-linux) is not installed"
+        cmd = ["setpriv", f"--reuid={BASE_UID}", f"--regid={BASE_UID}", "--clear-groups",
+               sys.executable, "-I", "-c", "import numpy"]
+    else:
+        if shutil.which("bwrap") is None:
+            return "bwrap is not installed (Debian's package bubblewrap)"
+        cmd = ["bwrap", "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--proc",
+               "/proc", "--dev", "/dev", "true"]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{cmd[0]} failed: {exc}"
+    if r.returncode != 0:
+        why = (r.stderr.strip().splitlines() or ["exit status %d" % r.returncode])[-1]
+        return f"{cmd[0]} failed here: {why}"
+    return None
+
+
+def available(kind: str) -> str | None:
+    """None when the isolation ``kind`` is available, else the reason it is not."""
+    if kind not in ISOLATIONS:
+        raise ValueError(f"isolation must be one of {ISOLATIONS}, got {kind!r}")
+    return _probe(kind)
+
+
+def choose(demand: str = "auto") -> str:
+    """The isolation to use: the strongest available, or ``demand`` (ValueError when it is not
+    available, with the reason)."""
+    if demand != "auto":
+        why = available(demand)
+        if why:
+            raise ValueError(f"isolation {demand!r} is not available: {why}")
+        return demand
+    return next(k for k in ISOLATIONS if available(k) is None)
+
+
+def describe(kind: str) -> str:
+    """One line for the report: which isolation applied and what it means."""
+    return {
+        "bubblewrap": "bubblewrap: own PID and network namespaces, read-only file system with "
+                      "only the submission, the harness and Python (no mlpr), private /tmp, "
+                      "limits on memory, CPU, processes and file size",
+        "user": "user: a user id of its own and a private folder, limits on memory, CPU, "
+                "processes and file size; no namespaces (bubblewrap is not available: "
+                + (available("bubblewrap") or "not chosen") + ")",
+        "process": "process: a plain child process with limits on memory, CPU and file size; "
+                   "it runs as the grader's user and could read the grader's files (bubblewrap "
+                   "is not available: " + (available("bubblewrap") or "not chosen") + ")",
+    }[kind]
+
+
+class Sandbox:
+    """One submission's process: ``python -I harness.py SUBMISSION IN_FD OUT_FD`` under the
+    isolation ``kind``, in ``workdir`` (prepared by `stage`), as user ``BASE_UID + slot``."""
+
+    def __init__(self, kind: str, workdir: Path, submission_name: str, slot: int = 0,
+                 limits: Limits | None = None):
+        self.kind, self.workdir, self.limits = kind, Path(workdir), limits or Limits()
+        self.uid = BASE_UID + slot
+        self.submission_name = submission_name
+        self.proc: subprocess.Popen | None = None
+
+    @staticmethod
+    def stage(kind: str, workdir: Path, harness: Path, submission: Path, files: dict,
+              slot: int = 0) -> None:
+        """Lay out ``workdir``: ``harness.py``, ``submission/NAME`` (a copy), ``work/`` with the
+        data files ``{name: source path}``; owned by the sandbox's user under ``user``."""
+        workdir = Path(workdir)
+        shutil.copy(harness, workdir / "harness.py")
+        (workdir / "submission").mkdir()
+        dest = workdir / "submission" / submission.name
+        if submission.is_dir():
+            shutil.copytree(submission, dest, ignore=shutil.ignore_patterns(
+                "__pycache__", ".git", "*.pyc"))
+        else:
+            shutil.copy(submission, dest)
+        (workdir / "work").mkdir()
+        for name, src in files.items():
+            shutil.copy(src, workdir / "work" / name)
+        if kind == "user":
+            uid = BASE_UID + slot
+            for root, dirs, names in os.walk(workdir):
+                for n in dirs + names:
+                    os.lchown(os.path.join(root, n), uid, uid)
+            os.chown(workdir, uid, uid)
+            os.chmod(workdir, 0o700)
+
+    def _limits(self) -> None:  # runs in the child between fork and exec
+        mb = 1 << 20
+        lim = self.limits
+        resource.setrlimit(resource.RLIMIT_AS, (lim.memory_mb * mb,) * 2)
+        resource.setrlimit(resource.RLIMIT_CPU, (lim.cpu_seconds,) * 2)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (lim.file_mb * mb,) * 2)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if self.kind == "user" or (self.kind == "bubblewrap" and os.geteuid() == 0):
+            resource.setrlimit(resource.RLIMIT_NPROC, (lim.processes,) * 2)
+
+    def _env(self, home: str) -> dict:
+        return {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
+                "MPLCONFIGDIR": f"{home}/.matplotlib", "OPENBLAS_NUM_THREADS": "1",
+                "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
+                "PYTHONHASHSEED": "0"}
+
+    def _bwrap(self, fds: tuple) -> list:
+        w = self.workdir
+        cmd = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+               "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr",
+               "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev"]
+        for d in ("bin", "lib", "lib64", "lib32", "sbin"):
+            p = Path("/" + d)
+            if p.is_symlink():
+                cmd += ["--symlink", os.readlink(p), str(p)]
+            elif p.is_dir():
+                cmd += ["--ro-bind", str(p), str(p)]
+        made = {"/", "/usr", "/etc", "/proc", "/dev", "/tmp"}
+        for d in _python_dirs():
+            parents = list(Path(d).parents)[::-1][1:]
+            for parent in parents:  # world-traversable parents (/root is 0700 on the host)
+                if str(parent) not in made:
+                    cmd += ["--perms", "0755", "--dir", str(parent)]
+                    made.add(str(parent))
+            cmd += ["--ro-bind", d, d]
+            made.add(d)
+            for sp in Path(d).glob("lib*/python*/site-packages/mlpr"):
+                cmd += ["--tmpfs", str(sp)]  # mlpr's files are not the submission's to see
+        cmd += ["--perms", "1777", "--size", str(self.limits.tmp_mb << 20), "--tmpfs", "/tmp",
+                "--perms", "0777", "--dir", "/tmp/work",
+                "--perms", "0755", "--dir", "/grading",
+                "--ro-bind", str(w / "harness.py"), "/grading/harness.py",
+                "--ro-bind", str(w / "submission"), "/submission"]
+        for f in sorted((w / "work").iterdir()):
+            cmd += ["--ro-bind", str(f), f"/tmp/work/{f.name}"]
+        cmd += ["--chdir", "/tmp/work", "--clearenv"]
+        for k, v in self._env("/tmp").items():
+            cmd += ["--setenv", k, v]
+        if os.geteuid() == 0:
+            cmd += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
+                    "setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                    "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
+        else:
+            cmd += ["--"]
+        return cmd + [sys.executable, "-I", "/grading/harness.py",
+                      f"/submission/{self.submission_name}", *map(str, fds)]
+
+    def start(self, fds: tuple) -> subprocess.Popen:
+        """Start the harness with its channel on ``fds`` = (in, out), inherited."""
+        w = self.workdir
+        if self.kind == "bubblewrap":
+            cmd, cwd, env = self._bwrap(fds), str(w), {"PATH": os.environ.get("PATH", "")}
+        else:
+            cmd = [sys.executable, "-I", str(w / "harness.py"),
+                   str(w / "submission" / self.submission_name), *map(str, fds)]
+            if self.kind == "user":
+                cmd = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
+                       "--clear-groups", "--no-new-privs"] + cmd
+            cwd, env = str(w / "work"), self._env(str(w / "work"))
+        self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, pass_fds=fds,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, start_new_session=True,
+                                     preexec_fn=self._limits)
+        return self.proc
+
+    def kill(self) -> None:
+        """Kill the process and everything it started (under ``process``: its session only)."""
+        if self.proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
+        if self.kind == "user":  # setsid and double forks leave the session, not the user id
+            subprocess.run(["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
+                            "--clear-groups", "kill", "-KILL", "-1"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=10)

@@ -1,0 +1,732 @@
+r"""Student mode: a submission's course functions standing in for mlpr's, in the lectures.
+
+``python lectures/NN_topic/run.py --student my_labs.py`` runs a lecture with the student's own lab
+functions in place of mlpr's: `load_submission` imports the student's file the way the grading
+harness does (the course's ``iris.csv`` in the working folder, matplotlib's non-interactive
+backend), and `StudentCode.replace` wraps each mlpr function that a lab asks students to write
+(``train_mvg`` -> ``Gau_MVG_ML_estimates``, ``min_dcf`` -> ``compute_minDCF_binary_fast``, ...).
+
+This runs the student's code in the lecture's own process: it is for a student running their own
+code on their own machine. Grading untrusted code goes through `mlpr.grading.runner`, which never
+imports a submission into the grader's process.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import importlib.util
+import inspect
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mlpr.grading.framework import classifier_from_hparams, gmm_from_list
+
+__all__ = ["Submission", "load_submission", "StudentCode", "StudentFailure", "adapted_functions"]
+
+# ------------------------------------------------------------------------------------------------
+# submissions
+
+
+@dataclasses.dataclass
+class Submission:
+    """A loaded submission: its functions by name, and what happened while importing it."""
+
+    path: Path
+    functions: dict
+    notes: list
+
+
+def load_submission(path, mapping: dict | None = None) -> Submission:
+    """Import a submission (a ``.py`` file, or a folder of modules) and collect its functions.
+
+    A folder is put on ``sys.path`` (so its modules import each other as students write them) and
+    every ``*.py`` module in it is imported in name order, except ``test_*`` files; a name defined
+    in several modules is taken from the last and noted. ``mapping`` (course name -> the
+    submission's name) renames functions. Importing runs the module's top level: a submission
+    whose labs run on import should guard them with ``if __name__ == "__main__":``.
+    """
+    path = Path(path).resolve()
+    if not path.exists():
+        raise FileNotFoundError(f"submission {path} does not exist")
+    files = [path] if path.is_file() else sorted(
+        p for p in path.glob("*.py") if not p.name.startswith("test_"))
+    if not files:
+        raise ValueError(f"submission {path} holds no .py module")
+    folder = str(path if path.is_dir() else path.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    functions, origin, notes = {}, {}, []
+    for i, f in enumerate(files):
+        name = f"_submission_{abs(hash(str(path))) % 10**8}_{i}_{f.stem}"
+        spec = importlib.util.spec_from_file_location(name, f)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        for key, value in vars(module).items():
+            if key.startswith("_") or not callable(value) or inspect.isclass(value):
+                continue
+            if key in functions and functions[key] is not value and \
+                    getattr(value, "__module__", None) == name:
+                notes.append(f"{key} is defined in {origin[key]} and {f.name}: {f.name}'s is "
+                             f"graded")
+            if key not in functions or getattr(value, "__module__", None) == name:
+                functions[key] = value
+                origin[key] = f.name
+    for course, student in (mapping or {}).items():
+        if student not in functions:
+            notes.append(f"--map {course}={student}: the submission has no function {student}")
+        else:
+            functions[course] = functions[student]
+    return Submission(path=path, functions=functions, notes=notes)
+
+
+# ------------------------------------------------------------------------------------------------
+# student mode: a submission's functions in place of mlpr's
+
+
+class StudentFailure(Exception):
+    """A submission's function raised, or returned what its adapter cannot use."""
+
+    def __init__(self, function: str, reason: str):
+        super().__init__(f"your {function} {reason}")
+        self.function = function
+        self.reason = reason
+
+
+class StudentCode:
+    """A submission's course functions standing in for mlpr's, through the kit's adapters.
+
+    ``replace(f)`` returns, for an mlpr function ``f`` that a lab asks students to write, a
+    function with ``f``'s signature that computes with the submission's course functions
+    (``train_mvg`` -> ``Gau_MVG_ML_estimates`` and ``compute_log_likelihood_Gau``, ``min_dcf`` ->
+    ``compute_minDCF_binary_fast``, ``train_svm_kernel`` -> ``train_dual_SVM_kernel``, ...), or
+    ``f`` itself when the submission lacks them. When the submission's function raises, returns
+    something of the wrong form, or cannot take an argument that the caller passes, the
+    replacement records why and returns mlpr's answer, so that the caller goes on and every
+    result built on it can be reported as not served by the student's code.
+
+    ``take(kind)`` returns and forgets the course functions called, and the failures met, since
+    the last ``take`` of that kind ("check", "table" and "section" are tracked separately).
+    """
+
+    def __init__(self, submission):
+        self.functions = dict(submission.functions if isinstance(submission, Submission)
+                              else submission)
+        self.path = getattr(submission, "path", None)
+        self._calls = {"check": set(), "table": set(), "section": set()}
+        self._failures = {"check": [], "table": [], "section": []}
+        self.replaced: dict = {}
+
+    def has(self, name: str) -> bool:
+        return name in self.functions
+
+    def call(self, name: str, *args, **kwargs):
+        """Call the submission's ``name`` on copies of the arguments; `StudentFailure` if it
+        raises."""
+        f = self.functions[name]
+        for kind in self._calls:
+            self._calls[kind].add(name)
+        try:
+            return f(*copy.deepcopy(args), **copy.deepcopy(kwargs))
+        except Exception as exc:
+            raise StudentFailure(name, f"raised {type(exc).__name__}: {exc}") from None
+
+    def accepts(self, name: str, parameter: str) -> bool:
+        """Whether the submission's ``name`` takes a keyword argument ``parameter``."""
+        try:
+            sig = inspect.signature(self.functions[name])
+        except (TypeError, ValueError):
+            return False
+        return parameter in sig.parameters or any(
+            p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
+
+    def replace(self, f: Callable) -> Callable:
+        """The submission's version of the mlpr function ``f``, or ``f``."""
+        entry = _ADAPTERS.get(f.__name__)
+        if entry is None:
+            return f
+        needs, build = entry
+        if not any(all(self.has(n) for n in alternative) for alternative in needs):
+            return f
+        adapted = build(self, f)
+
+        @functools.wraps(f)
+        def replacement(*args, **kwargs):
+            try:
+                return adapted(*args, **kwargs)
+            except StudentFailure as exc:
+                self._fail(str(exc))
+            except _Unsupported as exc:
+                self._fail(f"cannot serve {f.__name__}(...): {exc}")
+            return f(*args, **kwargs)
+
+        self.replaced[f.__name__] = [n for alt in needs for n in alt if self.has(n)]
+        return replacement
+
+    def _fail(self, reason: str) -> None:
+        for kind in self._failures:
+            if reason not in self._failures[kind]:
+                self._failures[kind].append(reason)
+
+    def peek(self, kind: str) -> tuple:
+        """``take`` without forgetting."""
+        return sorted(self._calls[kind]), list(self._failures[kind])
+
+    def take(self, kind: str = "check") -> tuple:
+        """``(called, failures)`` since the last take of this kind: the course functions of the
+        submission that were called, and why any of them could not serve."""
+        called, failures = sorted(self._calls[kind]), list(self._failures[kind])
+        self._calls[kind].clear()
+        self._failures[kind].clear()
+        return called, failures
+
+
+class _Unsupported(Exception):
+    """A call that the course's function cannot serve (an argument it has no counterpart of)."""
+
+
+_ADAPTERS: dict = {}
+
+
+def _adapter(mlpr_name: str, *needs):
+    """Register the adapter of mlpr's ``mlpr_name``; ``needs`` lists alternatives, each a tuple
+    of the course names it requires (the first alternative the submission has is used)."""
+
+    def register(build):
+        _ADAPTERS[mlpr_name] = (needs, build)
+        return build
+
+    return register
+
+
+def adapted_functions() -> dict:
+    """The mlpr functions that student mode can replace: ``{mlpr name: [course names]}`` (the
+    course functions each needs; one alternative suffices where there are several)."""
+    return {name: [n for alt in needs for n in alt] for name, (needs, _) in _ADAPTERS.items()}
+
+
+def _first(code: StudentCode, *names: str) -> str:
+    for n in names:
+        if code.has(n):
+            return n
+    raise _Unsupported(f"the submission has none of {', '.join(names)}")
+
+
+def _vector(x, n: int | None, function: str, what: str) -> np.ndarray:
+    try:
+        a = np.asarray(x, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise StudentFailure(function, f"returned {type(x).__name__} as {what}, not an "
+                                       f"array") from None
+    if n is not None and a.size != n:
+        raise StudentFailure(function, f"returned {a.size} values as {what}, expected {n}")
+    return a
+
+
+def _no_extra(kwargs: dict, allowed: dict, name: str) -> None:
+    """Refuse keyword arguments the course's function has no counterpart of (unless default)."""
+    for k, v in kwargs.items():
+        if k not in allowed:
+            raise _Unsupported(f"{name} has no counterpart of {k}={v!r}")
+        if allowed[k] is not _ANY and v != allowed[k]:
+            raise _Unsupported(f"{name} has no counterpart of {k}={v!r}")
+
+
+_ANY = object()
+
+
+class _StudentGaussian:
+    """An mlpr Gaussian classifier built from the submission's hParams, scoring with its
+    ``compute_log_likelihood_Gau`` when it has one."""
+
+    def __init__(self, code: StudentCode, hParams, kind: str, estimator: str):
+        try:
+            self._model = classifier_from_hparams(hParams, kind)
+        except (TypeError, ValueError) as exc:
+            raise StudentFailure(estimator, f"returned hParams that are not {{label: (mu, C)}} "
+                                            f"with labels 0..K-1 ({exc})") from None
+        self._code, self._hParams = code, hParams
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    def scores(self, D) -> np.ndarray:
+        if not self._code.has("compute_log_likelihood_Gau"):
+            return self._model.scores(D)
+        X = np.asarray(D, dtype=np.float64)
+        S = self._code.call("compute_log_likelihood_Gau", X, self._hParams)
+        S = np.asarray(S, dtype=np.float64)
+        if S.shape != (self._model.n_classes, X.shape[1]):
+            raise StudentFailure("compute_log_likelihood_Gau",
+                                 f"returned shape {S.shape}, expected "
+                                 f"({self._model.n_classes}, {X.shape[1]})")
+        return S
+
+    def llr(self, D) -> np.ndarray:
+        S = self.scores(D)
+        return S[1] - S[0]
+
+
+def _gaussian_adapter(estimator: str, kind: str):
+    def build(code: StudentCode, f):
+        def train(D, L, *, unbiased: bool = False, psi=None):
+            if unbiased or psi is not None:
+                raise _Unsupported(f"{estimator}(D, L) has no counterpart of "
+                                   f"{'unbiased=True' if unbiased else f'psi={psi!r}'}")
+            return _StudentGaussian(code, code.call(estimator, np.asarray(D, float),
+                                                    np.asarray(L)), kind, estimator)
+        return train
+    return build
+
+
+_adapter("train_mvg", ("Gau_MVG_ML_estimates",))(_gaussian_adapter("Gau_MVG_ML_estimates", "mvg"))
+_adapter("train_naive_bayes", ("Gau_Naive_ML_estimates",))(
+    _gaussian_adapter("Gau_Naive_ML_estimates", "naive"))
+_adapter("train_tied", ("Gau_Tied_ML_estimates",))(
+    _gaussian_adapter("Gau_Tied_ML_estimates", "tied"))
+
+
+@_adapter("log_posteriors", ("compute_logPosterior",))
+def _log_posteriors(code, f):
+    def log_posteriors(S, priors):
+        S = np.asarray(S, dtype=np.float64)
+        P = np.asarray(code.call("compute_logPosterior", S, np.asarray(priors, float)), float)
+        if P.shape != S.shape:
+            raise StudentFailure("compute_logPosterior", f"returned shape {P.shape}, expected "
+                                                         f"{S.shape}")
+        return P
+    return log_posteriors
+
+
+@_adapter("map_decisions", ("compute_logPosterior",))
+def _map_decisions(code, f):
+    post = _log_posteriors(code, f)
+
+    def map_decisions(S, priors):
+        return np.argmax(post(S, priors), axis=0)
+    return map_decisions
+
+
+@_adapter("logpdf_GAU_ND", ("logpdf_GAU_ND",), ("logpdf_GAU_ND_fast",))
+def _logpdf(code, f):
+    def logpdf_GAU_ND(X, mu, C):
+        name = _first(code, "logpdf_GAU_ND", "logpdf_GAU_ND_fast")
+        X = np.asarray(X, dtype=np.float64)
+        mu = np.asarray(mu, dtype=np.float64).reshape(-1, 1)
+        return _vector(code.call(name, X, mu, np.asarray(C, float)), X.shape[1], name,
+                       "log-densities")
+    return logpdf_GAU_ND
+
+
+@dataclasses.dataclass(frozen=True)
+class _Projection:
+    """A projection learned by the submission: ``P`` (D, m) and its ``transform``; for PCA also
+    the variances along its directions, ``diag(P^T C P)`` (the eigenvalues when P holds
+    eigenvectors), and their share of the total variance."""
+
+    P: np.ndarray
+    apply: Callable | None = None
+    eigenvalues: np.ndarray | None = None
+    total_variance: float | None = None
+
+    @property
+    def explained_variance_ratio(self) -> np.ndarray:
+        return self.eigenvalues / self.total_variance
+
+    def n_components_for_variance(self, fraction: float) -> int:
+        from mlpr.dimred import n_components_for_variance
+
+        return n_components_for_variance(
+            np.append(self.eigenvalues, self.total_variance - self.eigenvalues.sum()), fraction)
+
+    @property
+    def W(self) -> np.ndarray:
+        return self.P
+
+    def transform(self, D) -> np.ndarray:
+        X = np.asarray(D, dtype=np.float64)
+        if self.apply is None:
+            return self.P.T @ X
+        return self.apply(self.P, X)
+
+
+@_adapter("fit_pca", ("compute_pca",))
+def _fit_pca(code, f):
+    def fit_pca(D, m, method: str = "eigh"):
+        X = np.asarray(D, dtype=np.float64)
+        P = np.asarray(code.call("compute_pca", X, m), dtype=np.float64)
+        if P.shape != (X.shape[0], m):
+            raise StudentFailure("compute_pca", f"returned shape {P.shape}, expected "
+                                                f"({X.shape[0]}, {m})")
+        apply = None
+        if code.has("apply_pca"):
+            def apply(P, X):
+                return np.asarray(code.call("apply_pca", P, X), dtype=np.float64)
+        Xc = X - X.mean(axis=1, keepdims=True)
+        Y = P.T @ Xc
+        return _Projection(P, apply, np.sum(Y * Y, axis=1) / X.shape[1],
+                           float(np.sum(Xc * Xc) / X.shape[1]))
+    return fit_pca
+
+
+@_adapter("fit_lda", ("compute_lda_geig",), ("compute_lda_JointDiag",))
+def _fit_lda(code, f):
+    def fit_lda(D, L, m, method: str = "geig", basis: str = "sw"):
+        name = ("compute_lda_JointDiag" if method == "jointdiag" and
+                code.has("compute_lda_JointDiag") else _first(code, "compute_lda_geig",
+                                                              "compute_lda_JointDiag"))
+        X = np.asarray(D, dtype=np.float64)
+        W = np.asarray(code.call(name, X, np.asarray(L), m), dtype=np.float64)
+        if W.shape != (X.shape[0], m):
+            raise StudentFailure(name, f"returned shape {W.shape}, expected ({X.shape[0]}, {m})")
+        if basis == "orthonormal":  # any orthonormal basis of the LDA subspace
+            W = np.linalg.qr(W)[0]
+            return _Projection(W)
+        apply = None
+        if code.has("apply_lda"):
+            def apply(W, X):
+                return np.asarray(code.call("apply_lda", W, X), dtype=np.float64)
+        return _Projection(W, apply)
+    return fit_lda
+
+
+@dataclasses.dataclass(frozen=True)
+class _StudentLDABinary:
+    """The course's LDA classifier from the submission's direction: w'x > t decides class 1."""
+
+    w: np.ndarray
+    t: float
+
+    def scores(self, D) -> np.ndarray:
+        return self.w @ np.asarray(D, dtype=np.float64)
+
+    def predict(self, D) -> np.ndarray:
+        return (self.scores(D) > self.t).astype(int)
+
+
+@_adapter("train_lda_binary", ("compute_lda_geig",), ("compute_lda_JointDiag",))
+def _lda_binary(code, f):
+    lda = _fit_lda(code, f)
+
+    def train_lda_binary(D, L, threshold="midpoint"):
+        if threshold != "midpoint":
+            raise _Unsupported(f"threshold={threshold!r}: the course's classifier uses the "
+                               f"midpoint of the projected class means")
+        X, Y = np.asarray(D, dtype=np.float64), np.asarray(L)
+        w = lda(X, Y, 1).transform(np.eye(X.shape[0])).reshape(-1)
+        m1, m0 = (w @ X[:, Y == 1]).mean(), (w @ X[:, Y == 0]).mean()
+        if m1 < m0:  # orient the direction so that class 1 projects higher
+            w, m1, m0 = -w, -m1, -m0
+        return _StudentLDABinary(w, float((m0 + m1) / 2))
+    return train_lda_binary
+
+
+@_adapter("compute_Sw_Sb", ("compute_Sb_Sw",))
+def _sw_sb(code, f):
+    def compute_Sw_Sb(D, L):
+        out = code.call("compute_Sb_Sw", np.asarray(D, float), np.asarray(L))
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise StudentFailure("compute_Sb_Sw", "did not return (Sb, Sw)")
+        return np.asarray(out[1], float), np.asarray(out[0], float)
+    return compute_Sw_Sb
+
+
+@_adapter("confusion_matrix", ("compute_confusion_matrix",))
+def _confusion(code, f):
+    def confusion_matrix(pred, L, K=None):
+        M = np.asarray(code.call("compute_confusion_matrix", np.asarray(pred), np.asarray(L)))
+        if K is not None and M.shape != (K, K):
+            raise _Unsupported(f"compute_confusion_matrix gave {M.shape}, the caller needs "
+                               f"({K}, {K}) (a class absent from the labels)")
+        return M.astype(np.int64)
+    return confusion_matrix
+
+
+@_adapter("optimal_bayes_decisions", ("compute_optimal_Bayes_binary_llr",))
+def _obd(code, f):
+    def optimal_bayes_decisions(llr, prior, Cfn=1.0, Cfp=1.0):
+        s = np.asarray(llr, dtype=np.float64)
+        d = code.call("compute_optimal_Bayes_binary_llr", s, prior, Cfn, Cfp)
+        return _vector(d, s.size, "compute_optimal_Bayes_binary_llr", "decisions").astype(int)
+    return optimal_bayes_decisions
+
+
+@_adapter("dcf", ("compute_empirical_Bayes_risk_binary",))
+def _dcf(code, f):
+    def dcf(pred, L, prior, Cfn=1.0, Cfp=1.0, normalize=True):
+        v = code.call("compute_empirical_Bayes_risk_binary", np.asarray(pred), np.asarray(L),
+                      prior, Cfn, Cfp, normalize=normalize)
+        return float(_vector(v, 1, "compute_empirical_Bayes_risk_binary", "the DCF")[0])
+    return dcf
+
+
+@_adapter("act_dcf", ("compute_actDCF_binary_fast",),
+          ("compute_empirical_Bayes_risk_binary_llr_optimal_decisions",))
+def _act_dcf(code, f):
+    def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
+        name = _first(code, "compute_actDCF_binary_fast",
+                      "compute_empirical_Bayes_risk_binary_llr_optimal_decisions")
+        v = code.call(name, np.asarray(llr, float), np.asarray(L), prior, Cfn, Cfp)
+        return float(_vector(v, 1, name, "actDCF")[0])
+    return act_dcf
+
+
+@_adapter("min_dcf", ("compute_minDCF_binary_fast",), ("compute_minDCF_binary_slow",))
+def _min_dcf(code, f):
+    def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold=False):
+        if return_threshold:
+            raise _Unsupported("the threshold of the minimum is mlpr's own convention")
+        name = _first(code, "compute_minDCF_binary_fast", "compute_minDCF_binary_slow")
+        v = code.call(name, np.asarray(llr, float), np.asarray(L), prior, Cfn, Cfp)
+        return float(_vector(v, 1, name, "minDCF")[0])
+    return min_dcf
+
+
+@_adapter("bayes_decisions", ("compute_optimal_Bayes",))
+def _bayes_decisions(code, f):
+    def bayes_decisions(log_posteriors, costs):
+        P = np.exp(np.asarray(log_posteriors, dtype=np.float64))
+        d = code.call("compute_optimal_Bayes", P, np.asarray(costs, float))
+        return _vector(d, P.shape[1], "compute_optimal_Bayes", "decisions").astype(int)
+    return bayes_decisions
+
+
+@_adapter("empirical_bayes_risk", ("compute_empirical_Bayes_risk",))
+def _ebr(code, f):
+    def empirical_bayes_risk(pred, L, priors, costs, Cfp=None, normalize=True):
+        if Cfp is not None or np.ndim(costs) == 0:
+            raise _Unsupported("the binary (prior, Cfn, Cfp) form")
+        v = code.call("compute_empirical_Bayes_risk", np.asarray(pred), np.asarray(L),
+                      np.asarray(priors, float), np.asarray(costs, float), normalize=normalize)
+        return float(_vector(v, 1, "compute_empirical_Bayes_risk", "the risk")[0])
+    return empirical_bayes_risk
+
+
+@_adapter("train_logreg_binary", ("trainLogRegBinary",), ("trainWeightedLogRegBinary",))
+def _logreg(code, f):
+    def train_logreg_binary(D, L, l, prior=None, **solver_settings):
+        # the solver settings (tol, max_iter, ...) are mlpr's: the student's optimiser has its own
+        X, Y = np.asarray(D, dtype=np.float64), np.asarray(L)
+        if prior is None:
+            name = "trainLogRegBinary"
+            if not code.has(name):
+                raise _Unsupported("the submission has no trainLogRegBinary")
+            out = code.call(name, X, Y, l)
+            nT, nF = int(np.sum(Y == 1)), int(np.sum(Y == 0))
+            lo = math.log(nT / nF)
+        else:
+            name = "trainWeightedLogRegBinary"
+            if not code.has(name):
+                raise _Unsupported("the submission has no trainWeightedLogRegBinary")
+            out = code.call(name, X, Y, l, prior)
+            lo = math.log(prior / (1 - prior))
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise StudentFailure(name, "did not return (w, b)")
+        w = _vector(out[0], X.shape[0], name, "w")
+        b = _vector(out[1], 1, name, "b")[0]
+        from mlpr.logreg import BinaryLogReg, logreg_obj_wrap
+
+        J = float(logreg_obj_wrap(X, Y, l, prior)(np.append(w, b))[0])
+        return BinaryLogReg(w=w, b=float(b), l=float(l), prior=prior, prior_log_odds=float(lo),
+                            objective=J, n_iter=0)
+    return train_logreg_binary
+
+
+@dataclasses.dataclass(frozen=True)
+class _StudentLinearSVM:
+    """A linear SVM from the submission's ``(w, b)``: its primal objective is computed at
+    (w, b); the course's function returns no dual solution, so the dual, the gap and the KKT
+    violation are NaN."""
+
+    w: np.ndarray
+    b: float
+    primal_objective: float
+    dual_objective: float = math.nan
+    duality_gap: float = math.nan
+    kkt_violation: float = math.nan
+
+    def scores(self, D) -> np.ndarray:
+        return self.w @ np.asarray(D, dtype=np.float64) + self.b
+
+
+@_adapter("train_svm_linear", ("train_dual_SVM_linear",))
+def _svm_linear(code, f):
+    def train_svm_linear(D, L, C, K=1.0, prior=None, **solver_settings):
+        if K is None or prior is not None or not np.isfinite(C):
+            raise _Unsupported("train_dual_SVM_linear(DTR, LTR, C, K) is the labs' formulation "
+                               "only (a constant feature K, finite C, no re-balancing)")
+        X = np.asarray(D, dtype=np.float64)
+        out = code.call("train_dual_SVM_linear", X, np.asarray(L), C, K)
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise StudentFailure("train_dual_SVM_linear", "did not return (w, b)")
+        w = _vector(out[0], X.shape[0], "train_dual_SVM_linear", "w")
+        b = float(_vector(out[1], 1, "train_dual_SVM_linear", "b")[0])
+        from mlpr.svm import svm_primal_objective
+
+        return _StudentLinearSVM(w, b, float(svm_primal_objective(w, b, X, np.asarray(L), C, K)))
+    return train_svm_linear
+
+
+@dataclasses.dataclass(frozen=True)
+class _StudentKernelSVM:
+    """A kernel SVM from the submission's scoring function (no dual solution: the objectives,
+    the gap and the KKT violation are NaN)."""
+
+    code: Any
+    function: Callable
+    primal_objective: float = math.nan
+    dual_objective: float = math.nan
+    duality_gap: float = math.nan
+    kkt_violation: float = math.nan
+
+    def scores(self, D) -> np.ndarray:
+        X = np.asarray(D, dtype=np.float64)
+        try:
+            s = self.function(X.copy())
+        except Exception as exc:
+            raise StudentFailure("train_dual_SVM_kernel", f"'s scoring function raised "
+                                 f"{type(exc).__name__}: {exc}") from None
+        return _vector(s, X.shape[1], "train_dual_SVM_kernel", "scores")
+
+
+@_adapter("train_svm_kernel", ("train_dual_SVM_kernel",))
+def _svm_kernel(code, f):
+    def train_svm_kernel(D, L, C, kernel, eps=1.0, prior=None, **solver_settings):
+        if eps is None or prior is not None or not np.isfinite(C):
+            raise _Unsupported("train_dual_SVM_kernel(DTR, LTR, C, kernelFunc, eps) is the labs' "
+                               "formulation only (eps in the kernel, finite C, no re-balancing)")
+
+        def kernelFunc(D1, D2):
+            return kernel(D1, D2)
+
+        out = code.call("train_dual_SVM_kernel", np.asarray(D, float), np.asarray(L), C,
+                        kernelFunc, eps)
+        if isinstance(out, (tuple, list)) and out and callable(out[0]):
+            out = out[0]
+        if not callable(out):
+            raise StudentFailure("train_dual_SVM_kernel", "did not return a scoring function")
+        return _StudentKernelSVM(code, out)
+    return train_svm_kernel
+
+
+@_adapter("logpdf_GMM", ("logpdf_GMM",))
+def _logpdf_gmm(code, f):
+    def logpdf_GMM(D, gmm):
+        X = np.asarray(D, dtype=np.float64)
+        return _vector(code.call("logpdf_GMM", X, gmm_from_list(gmm).to_list()), X.shape[1],
+                       "logpdf_GMM", "log-densities")
+    return logpdf_GMM
+
+
+_COV = {"full": "Full", "diagonal": "Diagonal", "tied": "Tied"}
+
+
+def _student_gmm(out, name: str):
+    try:
+        return gmm_from_list(out)
+    except (TypeError, ValueError) as exc:
+        raise StudentFailure(name, f"returned something that is not a GMM [(w, mu, C), ...] "
+                                   f"({exc})") from None
+
+
+def _quiet(code, name: str) -> dict:
+    return {"verbose": False} if code.accepts(name, "verbose") else {}
+
+
+@_adapter("em_step", ("train_GMM_EM_Iteration",))
+def _em_step(code, f):
+    def em_step(D, gmm, cov_type="full", psi=None, **kwargs):
+        kwargs.pop("method", None)
+        if kwargs:
+            raise _Unsupported(f"no counterpart of {', '.join(kwargs)}")
+        out = code.call("train_GMM_EM_Iteration", np.asarray(D, float),
+                        gmm_from_list(gmm).to_list(), covType=_COV[cov_type], psiEig=psi)
+        return _student_gmm(out, "train_GMM_EM_Iteration")
+    return em_step
+
+
+@_adapter("train_gmm_em", ("train_GMM_EM",))
+def _train_gmm_em(code, f):
+    def train_gmm_em(D, gmm, cov_type="full", psi=None, tol=1e-6, **kwargs):
+        kwargs.pop("max_iter", None)
+        kwargs.pop("method", None)
+        if kwargs:
+            raise _Unsupported(f"no counterpart of {', '.join(kwargs)} (e.g. the history of "
+                               f"the log-likelihood)")
+        X = np.asarray(D, dtype=np.float64)
+        out = code.call("train_GMM_EM", X, gmm_from_list(gmm).to_list(),
+                        covType=_COV[cov_type], psiEig=psi, epsLLAverage=tol,
+                        **_quiet(code, "train_GMM_EM"))
+        g = _student_gmm(out, "train_GMM_EM")
+        from mlpr.gmm import logpdf_GMM as mlpr_logpdf
+
+        return g, [float(mlpr_logpdf(X, g).mean())]
+    return train_gmm_em
+
+
+@_adapter("split_gmm", ("split_GMM_LBG",))
+def _split_gmm(code, f):
+    def split_gmm(gmm, alpha=0.1):
+        out = code.call("split_GMM_LBG", gmm_from_list(gmm).to_list(), alpha,
+                        **_quiet(code, "split_GMM_LBG"))
+        return _student_gmm(out, "split_GMM_LBG")
+    return split_gmm
+
+
+@_adapter("train_gmm_lbg", ("train_GMM_LBG_EM",))
+def _train_gmm_lbg(code, f):
+    def train_gmm_lbg(D, n_components, cov_type="full", psi=None, alpha=0.1, tol=1e-6,
+                      **kwargs):
+        if kwargs.get("return_history") or set(kwargs) - {"return_history", "max_iter",
+                                                           "method"}:
+            raise _Unsupported("train_GMM_LBG_EM returns the final model only (no history)")
+        X = np.asarray(D, dtype=np.float64)
+        models, M = [], 1
+        while M <= n_components:  # the course returns the final model: one run per size
+            out = code.call("train_GMM_LBG_EM", X, M, covType=_COV[cov_type], psiEig=psi,
+                            epsLLAverage=tol, lbgAlpha=alpha, **_quiet(code, "train_GMM_LBG_EM"))
+            models.append(_student_gmm(out, "train_GMM_LBG_EM"))
+            M *= 2
+        return models
+    return train_gmm_lbg
+
+
+@_adapter("lbg_gmm_classifiers", ("train_GMM_LBG_EM",))
+def _lbg_classifiers(code, f):
+    lbg = _train_gmm_lbg(code, f)
+
+    def lbg_gmm_classifiers(D, L, n_components, cov_type="full", psi=None, alpha=0.1, tol=1e-6,
+                            **kwargs):
+        from mlpr.gmm import GMMClassifier
+
+        X, Y = np.asarray(D, dtype=np.float64), np.asarray(L)
+        per_class = [lbg(X[:, Y == k], n_components, cov_type, psi, alpha, tol, **kwargs)
+                     for k in range(int(Y.max()) + 1)]
+        return {2 ** i: GMMClassifier(gmms=tuple(m[i] for m in per_class))
+                for i in range(len(per_class[0]))}
+    return lbg_gmm_classifiers
+
+
+@_adapter("kmeans", ("k_means",))
+def _kmeans(code, f):
+    def kmeans(D, init, rng=None, max_iter=300):
+        if not isinstance(init, (int, np.integer)):
+            raise _Unsupported("k_means(D, n) starts from its own centroids")
+        X = np.asarray(D, dtype=np.float64)
+        out = code.call("k_means", X, int(init))
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise StudentFailure("k_means", "did not return (centroids, labels)")
+        cent = np.asarray(out[0], dtype=np.float64)
+        if cent.shape == (int(init), X.shape[0]):
+            cent = cent.T
+        lab = _vector(out[1], X.shape[1], "k_means", "labels").astype(int)
+        d = ((X[:, :, None] - cent[:, None, :]) ** 2).sum(axis=0)
+        return cent, lab, [float(d[np.arange(X.shape[1]), lab].mean())]
+    return kmeans
