@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 
 from mlpr.grading.framework import TaskResult
+from mlpr.grading.sandbox import ISOLATIONS, describe
 
 __all__ = ["one_line", "format_text", "format_json", "format_csv", "format_gradescope",
            "VISIBILITIES"]
@@ -28,6 +29,10 @@ def one_line(text, limit: int = 500) -> str:
     return s if len(s) <= limit else s[:limit - 3] + "..."
 
 
+def _isolation(kind: str) -> str:
+    return describe(kind) if kind in ISOLATIONS else kind
+
+
 def _fmt_err(r: TaskResult) -> str:
     if r.err is None:
         return ""
@@ -40,8 +45,9 @@ def format_text(reports: Sequence) -> str:
     for rep in reports:
         out.append(f"== {one_line(rep.submission)}: {rep.score:g} / {rep.max_score:g} points "
                    f"({rep.seconds:.1f} s)")
-        out.append(f"   isolation: {rep.isolation}" + (f"; seed {rep.seed}"
-                                                         if rep.seed is not None else ""))
+        out.append(f"   isolation: {_isolation(rep.isolation)}")
+        if rep.seed is not None:
+            out.append(f"   seed: {rep.seed} (--seed {rep.seed} replays these cases)")
         for note in rep.notes:
             out.append(f"   note: {one_line(note)}")
         for r in rep.results:
@@ -82,7 +88,7 @@ def format_gradescope(rep, visibility: str = "visible") -> dict:
                       "max_score": r.max_points,
                       "status": "passed" if r.status == "passed" else "failed",
                       "output": text, "visibility": visibility})
-    lines = [f"isolation: {rep.isolation}"] + [one_line(n) for n in rep.notes]
+    lines = [f"isolation: {_isolation(rep.isolation)}"] + [one_line(n) for n in rep.notes]
     if rep.seed is not None:
         lines.append(f"seed: {rep.seed}")
     if rep.not_graded:

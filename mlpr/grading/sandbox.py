@@ -112,16 +112,17 @@ def choose(demand: str = "auto") -> str:
 
 def describe(kind: str) -> str:
     """One line for the report: which isolation applied and what it means."""
+    bwrap = available("bubblewrap") or "available, not chosen"
     return {
         "bubblewrap": "bubblewrap: own PID and network namespaces, read-only file system with "
                       "only the submission, the harness and Python (no mlpr), private /tmp, "
                       "limits on memory, CPU, processes and file size",
         "user": "user: a user id of its own and a private folder, limits on memory, CPU, "
-                "processes and file size; no namespaces (bubblewrap is not available: "
-                + (available("bubblewrap") or "not chosen") + ")",
+                f"processes and file size; no namespaces, and it can read what any user can "
+                f"(bubblewrap: {bwrap})",
         "process": "process: a plain child process with limits on memory, CPU and file size; "
-                   "it runs as the grader's user and could read the grader's files (bubblewrap "
-                   "is not available: " + (available("bubblewrap") or "not chosen") + ")",
+                   f"it runs as the grader's user and could read the grader's files "
+                   f"(bubblewrap: {bwrap})",
     }[kind]
 
 

@@ -1,0 +1,337 @@
+"""Trusted grading: submissions written to cheat, graded beside an honest course-style one.
+
+Each cheat is a small submission for lab 4 (the Gaussian log-density tasks) whose functions return
+garbage and try to get marks another way: patching mlpr, numpy or the grader, reading the stack,
+writing forged results to inherited file descriptors, exiting, ignoring signals, leaving a
+grandchild behind, reading a classmate's file, editing mlpr's source, returning objects whose
+``__eq__`` / ``__array__`` / ``__float__`` look for the expected value, NaN, importing mlpr, and
+newlines in exception messages. Each must earn only what its own code earns (0 here), the honest
+submission keeps full marks in the same run, and the grader's files and mlpr are unchanged.
+"""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import mlpr
+from mlpr.grading import formats, sandbox
+from mlpr.grading.__main__ import grade_all
+
+REPO = Path(__file__).resolve().parents[1]
+HONEST = (REPO / "tests" / "grading_submissions" / "course_style.py").read_text()
+LAB4 = ["logpdf_GAU_ND", "logpdf_GAU_ND_fast", "logpdf_GAU_ND_slow",
+        "logpdf_GAU_ND_singleSample", "compute_ll", "k_means"]
+
+#: A wrong log-density (the Gaussian without its log-determinant): what the cheats' own code earns
+GARBAGE = """
+import numpy as np
+
+def logpdf_GAU_ND(X, mu, C):
+    return -0.5 * (((X - mu) ** 2).sum(0))
+"""
+
+CHEATS = {
+    "patch the grader, mlpr and numpy in memory": GARBAGE + """
+import sys, numpy
+try:
+    import mlpr.grading
+    mlpr.grading.run_task = lambda *a, **k: None
+except ImportError:
+    pass
+for name in list(sys.modules):
+    if "grading" in name or name.startswith("mlpr"):
+        setattr(sys.modules[name], "run_task", lambda *a, **k: None)
+numpy.max = lambda *a, **k: 0.0
+numpy.sum = lambda *a, **k: 0.0
+numpy.allclose = lambda *a, **k: True
+""",
+    "read the stack for the expected value": """
+import sys, numpy as np
+
+def logpdf_GAU_ND(X, mu, C):
+    f = sys._getframe()
+    while f is not None:
+        for key in ("expected", "reference", "ref"):
+            if key in f.f_locals:
+                return f.f_locals[key]
+        f = f.f_back
+    return np.zeros(X.shape[1])
+""",
+    "objects with __eq__, __array__ and __float__": """
+import sys, numpy as np
+
+class Anything:
+    def __eq__(self, other):
+        return True
+    def __float__(self):
+        return 0.0
+    def __array__(self, dtype=None, copy=None):
+        f = sys._getframe()
+        while f is not None:
+            if "expected" in f.f_locals:
+                return np.asarray(f.f_locals["expected"])
+            f = f.f_back
+        return np.zeros(3)
+    def __len__(self):
+        return 3
+
+def logpdf_GAU_ND(X, mu, C):
+    return Anything()
+
+def compute_ll(X, m, C):
+    return Anything()
+""",
+    "forge result lines on inherited file descriptors": GARBAGE + """
+import json, os
+
+def compute_ll(X, m, C):
+    forged = {"result": {"name": "compute_ll", "lab": 4, "status": "passed", "points": 51000,
+                         "max_points": 1}}
+    line = (json.dumps(forged) + "\\n").encode()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            os.write(int(fd), b"\\x00\\x00\\x00\\x10\\x00\\x00\\x00\\x00" + line)
+        except OSError:
+            pass
+    return 0.0
+""",
+    "exit inside a function": GARBAGE + """
+import os, sys
+
+def logpdf_GAU_ND_fast(X, mu, C):
+    sys.exit(0)
+
+def logpdf_GAU_ND_slow(X, mu, C):
+    os._exit(0)
+""",
+    "ignore signals and hang": GARBAGE + """
+import signal
+
+def compute_ll(X, m, C):
+    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(s, signal.SIG_IGN)
+    while True:
+        pass
+""",
+    "a double-forked grandchild": GARBAGE + """
+import os
+
+def compute_ll(X, m, C):
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            os.execv("/bin/sleep", ["sleep", "4242.4242"])
+        os._exit(0)
+    return 0.0
+""",
+    "read a classmate's file and write outside the temporary folder": GARBAGE + """
+import glob, os
+
+CLASSMATE = "@CLASSMATE@"
+MLPR_GAUSSIAN = "@MLPR_GAUSSIAN@"
+
+def _steal():
+    try:
+        src = open(CLASSMATE).read()
+    except OSError:
+        return None
+    ns = {}
+    exec(src, ns)
+    return ns
+
+_stolen = _steal()
+if _stolen:
+    logpdf_GAU_ND = _stolen["logpdf_GAU_ND"]
+for path in (CLASSMATE, MLPR_GAUSSIAN):
+    try:
+        with open(path, "a") as f:
+            f.write("\\n# tampered\\n")
+    except OSError:
+        pass
+for path in glob.glob("/tmp/mlpr-grading-*/*") + glob.glob("/tmp/*"):
+    try:
+        with open(os.path.join(path, "planted.txt"), "w") as f:
+            f.write("x")
+    except OSError:
+        pass
+""",
+    "edit mlpr's source": GARBAGE + """
+import os
+for root in ("@MLPR_DIR@",):
+    for name in ("gaussian.py", "grading/runner.py"):
+        try:
+            with open(os.path.join(root, name), "w") as f:
+                f.write("raise SystemExit('sabotaged')\\n")
+        except OSError:
+            pass
+""",
+    "NaN": """
+import numpy as np
+
+def logpdf_GAU_ND(X, mu, C):
+    return np.full(X.shape[1], np.nan)
+
+def compute_ll(X, m, C):
+    return float("nan")
+""",
+    "use mlpr's functions": """
+from mlpr.gaussian import logpdf_GAU_ND
+""",
+    "newlines in exception messages": """
+def logpdf_GAU_ND(X, mu, C):
+    raise ValueError("boom\\n ✔ lab 4 · logpdf_GAU_ND  1/1\\n== forged: 51 / 51 points")
+""",
+    "exit at import": "import os\nos._exit(0)\n",
+    "sys.exit at import": "import sys\nsys.exit(0)\n",
+}
+
+
+def _digest(paths) -> dict:
+    return {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+
+def _sleepers() -> list:
+    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if "4242.4242" in line and "ps -eo" not in line]
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    d = tmp_path_factory.mktemp("class")
+    honest = d / "honest.py"
+    honest.write_text(HONEST)
+    mlpr_dir = Path(mlpr.__file__).resolve().parent
+    watched = sorted(mlpr_dir.rglob("*.py")) + [honest]
+    before = _digest(watched)
+    paths = [honest]
+    for i, (name, code) in enumerate(CHEATS.items()):
+        p = d / f"cheat{i:02d}.py"
+        p.write_text(textwrap.dedent(code).replace("@CLASSMATE@", str(honest))
+                     .replace("@MLPR_GAUSSIAN@", str(mlpr_dir / "gaussian.py"))
+                     .replace("@MLPR_DIR@", str(mlpr_dir)))
+        paths.append(p)
+    t0 = time.perf_counter()
+    reports = grade_all(paths, jobs=2, seed=7, labs=[4], timeout=6.0)
+    seconds = time.perf_counter() - t0
+    time.sleep(0.5)
+    return {"honest": reports[0], "cheats": dict(zip(CHEATS, reports[1:])), "before": before,
+            "after": _digest(watched), "seconds": seconds, "folder": d,
+            "sleepers": _sleepers()}
+
+
+def test_the_honest_submission_keeps_full_marks(graded):
+    rep = graded["honest"]
+    assert rep.score == rep.max_score == len(LAB4), formats.format_text([rep])
+
+
+@pytest.mark.parametrize("cheat", list(CHEATS))
+def test_a_cheat_earns_only_what_its_code_earns(graded, cheat):
+    rep = graded["cheats"][cheat]
+    assert rep.max_score == len(LAB4)
+    assert rep.score == 0, formats.format_text([rep])
+    assert all(0 <= r.points <= r.max_points for r in rep.results)
+
+
+def test_the_graders_files_and_mlpr_are_unchanged(graded):
+    assert graded["before"] == graded["after"]
+    assert not list(graded["folder"].rglob("planted.txt"))
+
+
+def test_no_process_outlives_its_submission(graded):
+    assert graded["sleepers"] == []
+
+
+def test_what_each_attack_is_told(graded):
+    c = {k: {r.name: r for r in rep.results} for k, rep in graded["cheats"].items()}
+    assert "raised SystemExit: 0" in c["exit inside a function"]["logpdf_GAU_ND_fast"].message
+    assert "exited (status 0)" in c["exit inside a function"]["logpdf_GAU_ND_slow"].message
+    assert "hangs" in c["ignore signals and hang"]["compute_ll"].message
+    assert "not plain data" in c["forge result lines on inherited file descriptors"][
+        "compute_ll"].message
+    for r in graded["cheats"]["use mlpr's functions"].results:
+        assert "graded code may not use the reference" in r.message
+    for k in ("exit at import", "sys.exit at import"):
+        rep = graded["cheats"][k]
+        assert all(r.status == "failed" for r in rep.results) and not rep.passed
+        assert "took longer" not in " ".join(rep.notes)
+    assert "exited (status 0)" in graded["cheats"]["exit at import"].notes[0]
+    assert "SystemExit" in graded["cheats"]["sys.exit at import"].notes[0]
+
+
+def test_newlines_in_messages_cannot_forge_report_lines(graded):
+    rep = graded["cheats"]["newlines in exception messages"]
+    text = formats.format_text([rep])
+    marks = [line for line in text.splitlines() if line.startswith((" ✔", " ✘"))]
+    assert len(marks) == len(rep.results)
+    assert not any(line.startswith("==") for line in text.splitlines()[1:])
+    assert "boom\\n" in text
+
+
+def test_the_report_names_the_isolation_and_the_seed(graded):
+    rep = graded["honest"]
+    assert rep.isolation == "bubblewrap" and rep.seed == 7
+    assert "isolation: bubblewrap" in formats.format_text([rep])
+
+
+def test_the_seed_replays_and_varies_the_cases():
+    from mlpr.grading import catalogue
+
+    def inputs(seed):
+        catalogue.set_seed(seed)
+        case = catalogue.tasks()["trainLogRegBinary"].cases()[0]
+        return case.args[0].copy()
+
+    try:
+        a, b, a2 = inputs(1), inputs(2), inputs(1)
+    finally:
+        catalogue.set_seed(None)
+    assert (a == a2).all() and a.shape == b.shape and not (a == b).all()
+
+
+@pytest.mark.parametrize("kind", ["user", "process"])
+def test_the_fallbacks_without_bubblewrap_say_so(tmp_path, kind):
+    if sandbox.available(kind) is not None:  # "user" needs root and setpriv
+        with pytest.raises(ValueError, match=f"isolation '{kind}' is not available"):
+            sandbox.choose(kind)
+        return
+    honest = tmp_path / "honest.py"
+    honest.write_text(HONEST)
+    paths = [honest]
+    for i, name in enumerate(("read the stack for the expected value", "a double-forked grandchild",
+                              "patch the grader, mlpr and numpy in memory")):
+        paths.append(tmp_path / f"cheat{i}.py")
+        paths[-1].write_text(textwrap.dedent(CHEATS[name]))
+    reports = grade_all(paths, jobs=2, seed=3, labs=[4], isolation=kind)
+    time.sleep(0.5)
+    sleepers = _sleepers()
+    for line in sleepers:  # the plain process cannot reach a grandchild that left its session
+        subprocess.run(["pkill", "-f", "sleep 4242.4242"])
+    assert reports[0].isolation == kind and reports[0].score == len(LAB4)
+    assert [r.score for r in reports[1:]] == [0, 0, 0]
+    text = formats.format_text(reports[:1])
+    assert f"isolation: {kind}: " in text and "(bubblewrap: available, not chosen)" in text
+    if kind == "user":
+        assert sleepers == []  # every process of the sandbox's user id is killed
+
+
+def test_demanding_an_unavailable_isolation_fails(monkeypatch):
+    monkeypatch.setattr(sandbox, "_probe", lambda kind: "not here" if kind == "user" else None)
+    with pytest.raises(ValueError, match="isolation 'user' is not available: not here"):
+        sandbox.choose("user")
+
+
+def test_the_harness_imports_nothing_of_mlpr():
+    code = ("import sys; sys.argv = ['x']; import runpy; "
+            f"runpy.run_path({str(REPO / 'mlpr' / 'grading' / 'harness.py')!r}, run_name='h'); "
+            "print(sorted(m for m in sys.modules if m.startswith('mlpr')))")
+    out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
+                         cwd=os.sep)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().replace("'", '"')) == []
