@@ -88,6 +88,7 @@ bench: $(BENCH_STAMP)
 	$(PY) benchmarks/bench_svm.py
 	$(PY) benchmarks/bench_gmm.py
 	$(PY) benchmarks/bench_pca.py
+	$(PY) benchmarks/bench_grading.py
 
 lint: $(DEV_STAMP)
 	$(PY) -m ruff check mlpr tests lectures benchmarks datasets report
