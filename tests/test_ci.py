@@ -71,3 +71,34 @@ def test_ci_runs_make_test_and_hides_no_failure():
     assert "set -euo pipefail" in ci and 'export CI="${CI:-true}"' in ci
     (line,) = [ln for ln in ci.splitlines() if "make test" in ln and not ln.startswith("#")]
     assert line.strip() == "make test", line  # no `|| true`, no pipe that swallows the status
+
+
+def _test_functions():
+    """(file, name, docstring) of every test function of tests/."""
+    import ast
+
+    for path in sorted((REPO / "tests").glob("test_*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                yield path.name, node.name, ast.get_docstring(node) or ""
+
+
+# a test that holds a fast path (a block size, a cache) equal to its reference, by its name
+FAST_VERSUS_REFERENCE = re.compile(
+    r"(fast|auto|blocked|block_size|in_blocks|cache|vectorised|shrinking|many_priors).*"
+    r"(reference|equals|independence|plain|keeps|grouped|full_matrix)")
+
+
+def test_each_fast_path_test_names_an_independent_test_that_exists():
+    """A test of fast against reference shows that both compute the same thing, not that it is
+    right: its docstring names the independent test of the same quantity (a closed form, a
+    second method, a published number), and every test a docstring names exists."""
+    tests = list(_test_functions())
+    defined = {name for _, name, _ in tests}
+    fast = [(f, n, doc) for f, n, doc in tests if FAST_VERSUS_REFERENCE.search(n)]
+    assert len(fast) >= 20
+    for f, name, doc in fast:
+        assert re.search(r"independent test|held to the message", doc, flags=re.I), (f, name)
+    for f, name, doc in tests:
+        for named in re.findall(r"\b(test_[a-z0-9_]+)\b(?!\.py)", doc):  # not a file's name
+            assert named in defined, f"{f}::{name} names {named}, which is no test"

@@ -79,6 +79,11 @@ def test_pca_eigh_and_svd_agree(m):
 @pytest.mark.parametrize("order", ["C", "F"])
 @pytest.mark.parametrize("offset", [0.0, 1e4])
 def test_pca_fast_solver_equals_reference(order, offset):
+    """The fast covariance (blocked dsyrk) against the reference fit. Independent tests of the
+    same fit: test_pca_eigenvalues_match_numpy_covariance and
+    test_pca_directions_are_covariance_eigenvectors_with_sign_convention (numpy's covariance and
+    eigh), test_pca_eigh_and_svd_agree (a second method) and test_pca_hand_example_axis_aligned
+    (a closed form)."""
     # several blocks of columns (16,384 each), both memory layouts, data near and far from the
     # origin: the blocked dsyrk covariance gives the reference's P, eigenvalues, mu and trace
     rng = np.random.default_rng(3)
@@ -92,6 +97,11 @@ def test_pca_fast_solver_equals_reference(order, offset):
 
 
 def test_pca_fast_solver_equals_reference_on_iris_all_directions():
+    """The fast fit against the reference one on iris. Independent tests of the same fit:
+    test_pca_eigenvalues_match_numpy_covariance and
+    test_pca_directions_are_covariance_eigenvectors_with_sign_convention (numpy's covariance and
+    eigh), test_pca_eigh_and_svd_agree (a second method) and test_pca_hand_example_axis_aligned
+    (a closed form)."""
     D, _ = load_iris()
     fast, ref = fit_pca(D, 4), fit_pca(D, 4, solver="reference")
     np.testing.assert_allclose(fast.P, ref.P, rtol=0, atol=1e-12)
@@ -100,6 +110,8 @@ def test_pca_fast_solver_equals_reference_on_iris_all_directions():
 
 
 def test_pca_fast_solver_warns_on_transposed_data_like_the_reference():
+    """Each solver's warning is held to the message it must give (match=), not only to the
+    other's."""
     D = _gaussian_data(nfeat=5, N=300).T
     for solver in ("fast", "reference"):
         with pytest.warns(UserWarning, match="D.T"):
@@ -988,6 +1000,8 @@ def test_fisher_criterion_refuses_a_single_class():
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 def test_pca_fast_finds_nan_and_inf_through_the_mean(bad):
+    """Each solver's error is held to the message it must give (match=), not only to the
+    other's."""
     D = np.random.default_rng(12).standard_normal((3, 50))
     D[1, 7] = bad
     messages = []

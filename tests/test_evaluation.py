@@ -339,6 +339,9 @@ def test_min_dcf_corner_case_of_a_target_scored_minus_inf():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_min_dcf_equals_the_textbook_sweep(seed):
+    """min_dcf (one sort, cumulative counts) against min_dcf_sweep (the notes' loop over
+    thresholds). Independent tests of minDCF: test_min_dcf_by_hand (hand-made scores) and
+    test_min_dcf_equals_brute_force_scan_with_ties (explicit decisions at every threshold)."""
     rng = np.random.default_rng(seed)
     for s, L in (tied_data(seed, n=150 + 50 * seed, shift=0.4 + 0.4 * seed, scale=1.7),
                  with_infinite_scores(seed, n=120),
@@ -356,6 +359,9 @@ def test_min_dcf_equals_the_textbook_sweep(seed):
 
 
 def test_min_dcf_vectorised_over_priors_equals_scalar_loop():
+    """Many priors in one call against one call per prior. Independent tests of minDCF:
+    test_min_dcf_by_hand (hand-made scores) and test_min_dcf_equals_brute_force_scan_with_ties
+    (explicit decisions at every threshold)."""
     s, L = tied_data(11, n=500, shift=1.2, scale=3.0)
     priors = np.linspace(0.01, 0.99, 57)
     vals, thr = min_dcf(s, L, priors, 2.0, 1.5, return_threshold=True)
@@ -366,6 +372,9 @@ def test_min_dcf_vectorised_over_priors_equals_scalar_loop():
 
 
 def test_min_dcf_of_many_priors_does_not_depend_on_how_they_are_grouped():
+    """The blocks of priors do not change a value. Independent tests of minDCF:
+    test_min_dcf_by_hand (hand-made scores) and test_min_dcf_equals_brute_force_scan_with_ties
+    (explicit decisions at every threshold)."""
     # 4000 priors x about 4,000 operating points: min_dcf splits the (priors x points) matrix
     # into blocks of priors; one call and calls of 97 priors (other block boundaries) must agree
     rng = np.random.default_rng(12)
@@ -379,6 +388,9 @@ def test_min_dcf_of_many_priors_does_not_depend_on_how_they_are_grouped():
 
 
 def test_bayes_error_curve_equals_its_plain_reference():
+    """The curve against one call per prior. Independent tests of minDCF: test_min_dcf_by_hand
+    (hand-made scores) and test_min_dcf_equals_brute_force_scan_with_ties (explicit decisions at
+    every threshold). Of actDCF: test_act_dcf_at_the_notes_applications_by_hand."""
     s, L = tied_data(5, n=400, shift=1.0, scale=1.7)
     s = s / 2 - 0.3  # not calibrated: actDCF > minDCF somewhere
     x = np.linspace(-4, 4, 41)

@@ -149,6 +149,10 @@ def test_integer_data_accepted():
 @pytest.mark.parametrize("offset", [0.0, 1e6])
 @pytest.mark.parametrize("width", [1, 7, 52, 1 << 14])
 def test_blocked_mahalanobis_equals_the_plain_reference(width, offset):
+    """The blocked distance against the plain one, whatever the block width. Independent tests
+    of the density: test_gaussian.py's test_logpdf_matches_scipy_stats (scipy),
+    test_logpdf_matches_slogdet_solve (a second method), test_logpdf_1d_closed_form (a closed
+    form)."""
     # the fast path (blocks of `width` columns, the last one shorter, each whitened in place
     # whatever the memory order of X) against the textbook distance it must reproduce: both
     # private, compared deliberately; offset 1e6: data far from the origin, where a one-pass
@@ -615,6 +619,9 @@ def test_a_centred_student_covariance_passes_the_graders_rtol():
 
 
 def test_blocked_covariance_equals_the_plain_reference():
+    """The blocked covariance against the plain one, whatever the block width. Independent tests
+    of the covariance: test_compute_mu_C_matches_numpy (numpy.cov) and
+    test_compute_mu_C_exact_despite_large_offsets (an explicit centred product)."""
     # the fast path against the plain formula it implements: both private, compared on purpose
     rng = np.random.default_rng(3)
     D = 7.0 + rng.standard_normal((5, 1000))

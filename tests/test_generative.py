@@ -198,6 +198,11 @@ def test_tied_scores_equal_logpdf_with_Sw():
 @pytest.mark.parametrize("offset", [0.0, 1e4])
 @pytest.mark.parametrize("kind", sorted(TRAINERS))
 def test_every_scorer_equals_the_gaussian_core_per_class(kind, offset):
+    """Each fast scorer against logpdf_GAU_ND class by class. Independent tests of the density:
+    test_gaussian.py's test_logpdf_matches_scipy_stats (scipy),
+    test_logpdf_matches_slogdet_solve (a second method), test_logpdf_1d_closed_form (a closed
+    form). Of the classifiers: test_iris_split_error_rates_and_confusion_matrices (the course's
+    published iris numbers)."""
     # the tied scorer (one whitening plus linear terms) and the diagonal one (expanded squares)
     # are fast forms of log N(x | mu_k, C_k): compare them with logpdf_GAU_ND class by class,
     # on data far from the origin too (the expansions are taken around the class means)
@@ -983,6 +988,9 @@ def test_ml_class_priors_errors():
 
 @pytest.mark.parametrize("train", [train_mvg, train_naive_bayes, train_tied, train_tied_naive])
 def test_fast_scores_equal_the_formula(train):
+    """The fast scores against method="reference"; the reference against scipy's densities here.
+    Independent tests of the classifiers: test_iris_split_error_rates_and_confusion_matrices
+    (the course's published iris numbers)."""
     rng = np.random.default_rng(21)
     D = rng.normal(size=(5, 300)) * np.array([[1.0], [3.0], [0.5], [2.0], [1.0]]) + 10.0
     L = rng.integers(0, 3, 300)

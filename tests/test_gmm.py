@@ -490,6 +490,8 @@ def test_models_compare_and_hash_by_value(gmm3):
 
 @pytest.mark.parametrize("cov_type", COV_TYPES)
 def test_each_family_is_returned_in_full_and_evaluated_as_the_plain_reference(cov_type):
+    """Each family's scorer against one Gaussian density per component. Independent test of the
+    GMM density: test_logpdf_gmm_against_a_direct_sum_of_densities."""
     X = two_blobs()
     g = train_gmm_lbg(X, 4, cov_type, psi=0.01)[-1]
     off = g.C * (1 - np.eye(3))
@@ -563,6 +565,9 @@ def test_plot_helpers_draw_what_they_are_given():
 @pytest.mark.parametrize("cov_type", COV_TYPES)
 @pytest.mark.parametrize("psi", [None, 0.5])
 def test_fast_em_step_equals_the_reference(gmm3, cov_type, psi):
+    """The fast EM step, EM and LBG against method="reference". Independent tests of the EM
+    step: test_statistics_and_em_step_by_hand (by hand), test_one_em_step_equals_scikit_learn (a
+    second implementation), test_em_never_decreases_the_average_log_likelihood (an invariant)."""
     X = np.random.default_rng(11).normal(size=(2, 200)) * 2 + 1
     g = constrained(gmm3, cov_type)
     ref = em_step(X, g, cov_type, psi=psi, method="reference")
@@ -582,6 +587,9 @@ def test_fast_em_step_equals_the_reference(gmm3, cov_type, psi):
 
 
 def test_reference_statistics_are_the_sums_over_samples(gmm3):
+    """The fast statistics (BLAS syrk) against the plain sums. Independent tests of the EM step:
+    test_statistics_and_em_step_by_hand (by hand), test_one_em_step_equals_scikit_learn (a
+    second implementation), test_em_never_decreases_the_average_log_likelihood (an invariant)."""
     from mlpr import _gmm_fast
 
     X = np.random.default_rng(12).normal(size=(3, 50))

@@ -975,6 +975,10 @@ def _sparse_binary(seed=0, dim=30, n=400, density=0.15):
 
 @pytest.mark.parametrize("prior", [None, 0.2])
 def test_fast_binary_objective_equals_reference(prior):
+    """The fast (sparse) objective and gradient against the reference. Independent tests of the
+    objective and its gradient: test_binary_objective_matches_a_loop_over_samples (a loop over
+    samples), test_binary_objective_at_zero_is_log_2 (a closed form),
+    test_binary_gradient_and_hessian_match_finite_differences."""
     from mlpr import _logreg_fast
     from mlpr.logreg import _binary_fg, _sample_weights
 
@@ -991,6 +995,10 @@ def test_fast_binary_objective_equals_reference(prior):
 
 
 def test_fast_binary_objective_on_dense_data_equals_reference():
+    """The fast (dense) objective and gradient against the reference. Independent tests of the
+    objective and its gradient: test_binary_objective_matches_a_loop_over_samples (a loop over
+    samples), test_binary_objective_at_zero_is_log_2 (a closed form),
+    test_binary_gradient_and_hessian_match_finite_differences."""
     from mlpr import _logreg_fast
     from mlpr.logreg import _binary_fg
 
@@ -1006,6 +1014,9 @@ def test_fast_binary_objective_on_dense_data_equals_reference():
 @pytest.mark.parametrize("prior", [None, 0.7])
 @pytest.mark.parametrize("newton_finish", [True, False])
 def test_train_logreg_binary_fast_equals_reference(prior, newton_finish):
+    """The fast trainer against method="reference". Independent tests of the minimiser:
+    test_binary_trainer_returns_the_minimiser_on_iris (a long-double Newton minimiser) and
+    test_lbfgs_gradient_descent_and_newton_reach_the_same_optimum (three solvers)."""
     D, L = _sparse_binary(seed=2)
     kw = dict(prior=prior, newton_finish=newton_finish, tol=1e-9)
     fast = train_logreg_binary(D, L, 1e-3, **kw)

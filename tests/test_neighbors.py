@@ -215,6 +215,9 @@ def test_knn_all_training_samples_as_neighbours():
 
 @pytest.mark.parametrize("case", range(4))
 def test_knn_block_size_independence(case):
+    """The block size changes no neighbour. Independent tests of the neighbours:
+    test_knn_matches_brute_force and test_knn_medium_size_matches_brute_force (numpy's brute
+    force), test_knn_tie_breaking_hand_example (by hand)."""
     X, L, Q = list(_knn_cases())[case]
     model = train_knn(X, L, 5)
     idx, d2 = model.kneighbors(Q)
@@ -405,6 +408,9 @@ def _fast_reference_cases():
 @pytest.mark.parametrize("case", range(8))
 @pytest.mark.parametrize("k", [1, 5, 12])
 def test_knn_fast_equals_reference(case, k):
+    """The fast search against method="reference". Independent tests of the neighbours:
+    test_knn_matches_brute_force and test_knn_medium_size_matches_brute_force (numpy's brute
+    force), test_knn_tie_breaking_hand_example (by hand)."""
     # the fast search (single precision candidates, certified) against the plain one: the same
     # neighbours, the same distances bit for bit, the same scores and predictions (ties too)
     X, L, Q = list(_fast_reference_cases())[case]
@@ -421,6 +427,9 @@ def test_knn_fast_equals_reference(case, k):
 
 @pytest.mark.parametrize("single", [True, False])
 def test_knn_fast_search_in_either_precision_equals_reference(single):
+    """The fast search in either precision against the reference. Independent tests of the
+    neighbours: test_knn_matches_brute_force and test_knn_medium_size_matches_brute_force
+    (numpy's brute force), test_knn_tie_breaking_hand_example (by hand)."""
     # forcing the product's precision: the certificate makes both exact
     from mlpr._neighbors_fast import kneighbors
 
@@ -551,6 +560,9 @@ def test_knn_radius_h_votes_only_the_neighbours_within_h():
 
 
 def test_knn_fast_chunks_and_short_threshold_rows(monkeypatch):
+    """The fast search's chunks against the reference. Independent tests of the neighbours:
+    test_knn_matches_brute_force and test_knn_medium_size_matches_brute_force (numpy's brute
+    force), test_knn_tie_breaking_hand_example (by hand)."""
     # several product chunks (a partial last one), and rows whose threshold keeps fewer than
     # n_cand values (selected again from the full row): still the reference, bit for bit
     import mlpr._neighbors_fast as fast

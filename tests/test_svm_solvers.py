@@ -78,6 +78,11 @@ KERNELS = [linear_kernel(), poly_kernel(2, 1.0), rbf_kernel(1.0)]
     pytest.param(k, 1.0 if i == j else None, C, id=f"{k!r}-{1.0 if i == j else None}-{C}")
     for i, k in enumerate(KERNELS) for j, C in enumerate([0.1, 1.0, 10.0])])
 def test_auto_equals_reference_on_the_labs_iris_task(iris_vv, kernel, eps, C):
+    """The fast path against the plain reference solver. Independent tests of the same optimum:
+    test_svm.py's test_two_points_closed_form (a closed form), test_free_bias_smo_equals_slsqp
+    (scipy's SLSQP), test_labs_lbfgsb_reference_equals_coordinate_descent (the labs' L-BFGS-B),
+    test_sklearn_svc_agreement (libsvm) and test_kernel_svm_kkt_and_strong_duality (the KKT
+    conditions and a zero duality gap)."""
     DTR, LTR, DVAL, _ = iris_vv
     assert_same_solution(partial(train_svm_kernel, DTR, LTR, C, kernel, eps), DVAL)
 
@@ -85,6 +90,11 @@ def test_auto_equals_reference_on_the_labs_iris_task(iris_vv, kernel, eps, C):
 @pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
 @pytest.mark.parametrize("K", [None, 1.0, 10.0])
 def test_linear_model_auto_equals_reference_on_the_labs_iris_task(iris_vv, K, C):
+    """The fast path against the plain reference solver. Independent tests of the same optimum:
+    test_svm.py's test_two_points_closed_form (a closed form), test_free_bias_smo_equals_slsqp
+    (scipy's SLSQP), test_labs_lbfgsb_reference_equals_coordinate_descent (the labs' L-BFGS-B),
+    test_sklearn_svc_agreement (libsvm) and test_kernel_svm_kkt_and_strong_duality (the KKT
+    conditions and a zero duality gap)."""
     DTR, LTR, DVAL, _ = iris_vv
     fast, ref = assert_same_solution(partial(train_svm_linear, DTR, LTR, C, K), DVAL)
     np.testing.assert_allclose(fast.w, ref.w, atol=1e-5 * np.abs(ref.w).max())
@@ -109,12 +119,22 @@ RANDOM_CASES = [(linear_kernel(), 1.0, None), (poly_kernel(2, 1.0), 1.0, 0.8),
     pytest.param(k, C, prior, eps, (i + j) % 2, id=f"{k!r}-{C}-{prior}-{eps}-{(i + j) % 2}")
     for i, (k, C, prior) in enumerate(RANDOM_CASES) for j, eps in enumerate([None, 0.0, 1.0])])
 def test_auto_equals_reference_on_random_problems(kernel, C, prior, eps, seed):
+    """The fast path against the plain reference solver. Independent tests of the same optimum:
+    test_svm.py's test_two_points_closed_form (a closed form), test_free_bias_smo_equals_slsqp
+    (scipy's SLSQP), test_labs_lbfgsb_reference_equals_coordinate_descent (the labs' L-BFGS-B),
+    test_sklearn_svc_agreement (libsvm) and test_kernel_svm_kkt_and_strong_duality (the KKT
+    conditions and a zero duality gap)."""
     X, L = _random_curved(seed)
     assert_same_solution(partial(train_svm_kernel, X, L, C, kernel, eps, prior), X)
 
 
 @pytest.mark.parametrize("K", [None, 1.0])
 def test_linear_model_auto_equals_reference_on_random_problems(K):
+    """The fast path against the plain reference solver. Independent tests of the same optimum:
+    test_svm.py's test_two_points_closed_form (a closed form), test_free_bias_smo_equals_slsqp
+    (scipy's SLSQP), test_labs_lbfgsb_reference_equals_coordinate_descent (the labs' L-BFGS-B),
+    test_sklearn_svc_agreement (libsvm) and test_kernel_svm_kkt_and_strong_duality (the KKT
+    conditions and a zero duality gap)."""
     for seed in range(3):
         X, L = _random_curved(seed, N=200, D=5)
         for C, prior in [(0.1, None), (1.0, 0.7), (10.0, None)]:
@@ -122,6 +142,12 @@ def test_linear_model_auto_equals_reference_on_random_problems(K):
 
 
 def test_hard_margin_auto_equals_reference():
+    """The fast path against the plain reference solver, C = inf. Independent tests of the same
+    optimum: test_svm.py's test_two_points_closed_form (a closed form),
+    test_free_bias_smo_equals_slsqp (scipy's SLSQP),
+    test_labs_lbfgsb_reference_equals_coordinate_descent (the labs' L-BFGS-B),
+    test_sklearn_svc_agreement (libsvm) and test_kernel_svm_kkt_and_strong_duality (the KKT
+    conditions and a zero duality gap)."""
     D, L = load_iris()
     keep = L != 2
     X, Y = D[2:4, keep], L[keep]  # setosa vs versicolor, petals: separable
@@ -132,6 +158,12 @@ def test_hard_margin_auto_equals_reference():
 
 
 def test_every_solver_name_reaches_the_same_optimum(iris_vv):
+    """Every solver by name against the plain reference solver. Independent tests of the same
+    optimum: test_svm.py's test_two_points_closed_form (a closed form),
+    test_free_bias_smo_equals_slsqp (scipy's SLSQP),
+    test_labs_lbfgsb_reference_equals_coordinate_descent (the labs' L-BFGS-B),
+    test_sklearn_svc_agreement (libsvm) and test_kernel_svm_kkt_and_strong_duality (the KKT
+    conditions and a zero duality gap)."""
     DTR, LTR, DVAL, _ = iris_vv
     k = poly_kernel(2, 1.0)
     for eps, names in [(None, ["auto", None, "smo", "ipm"]),
@@ -166,6 +198,9 @@ def _random_problem(rng, N, D, shift=0.7):
 
 
 def test_kernel_scores_in_blocks(iris_vv, monkeypatch):
+    """The scores in blocks of 7 samples against the whole. Independent tests of the scores:
+    test_svm.py's test_sklearn_svc_agreement (libsvm's decision values) and
+    test_kernel_model_with_linear_kernel_equals_linear_model (w'x + b)."""
     DTR, LTR, DVAL, _ = iris_vv
     m = train_svm_kernel(DTR, LTR, 1.0, rbf_kernel(1.0))
     whole = m.scores(DVAL)
@@ -175,6 +210,12 @@ def test_kernel_scores_in_blocks(iris_vv, monkeypatch):
 
 @pytest.mark.parametrize("single", [False, True], ids=["double cache", "single cache"])
 def test_shrinking_fast_path_equals_plain_smo(iris_vv, monkeypatch, single):
+    """SMO with shrinking against SMO without, whole matrix and a few cached columns.
+    Independent tests of the same optimum: test_svm.py's test_two_points_closed_form (a closed
+    form), test_free_bias_smo_equals_slsqp (scipy's SLSQP),
+    test_labs_lbfgsb_reference_equals_coordinate_descent (the labs' L-BFGS-B),
+    test_sklearn_svc_agreement (libsvm) and test_kernel_svm_kkt_and_strong_duality (the KKT
+    conditions and a zero duality gap)."""
     monkeypatch.setattr(mlpr._svm_solvers, "_SHRINK_EVERY", 5)  # shrink often on this small problem
     if not single:
         monkeypatch.setattr(mlpr._svm_solvers, "_CACHE_DTYPE", np.float64)
@@ -217,6 +258,11 @@ def test_shrinking_reaches_the_newton_end_game_on_a_large_free_face():
 
 @pytest.mark.parametrize("single", [False, True], ids=["double cache", "single cache"])
 def test_column_cache_equals_full_matrix(iris_vv, monkeypatch, single):
+    """A small column cache against the whole matrix. Independent tests of the same optimum:
+    test_svm.py's test_two_points_closed_form (a closed form), test_free_bias_smo_equals_slsqp
+    (scipy's SLSQP), test_labs_lbfgsb_reference_equals_coordinate_descent (the labs' L-BFGS-B),
+    test_sklearn_svc_agreement (libsvm) and test_kernel_svm_kkt_and_strong_duality (the KKT
+    conditions and a zero duality gap)."""
     if not single:
         monkeypatch.setattr(mlpr._svm_solvers, "_CACHE_DTYPE", np.float64)
     # single precision: the same KKT conditions (to tol = 1e-6, in double), but the last Newton
@@ -267,6 +313,12 @@ def exact_kkt_violation(m, kernel, X, L, C):
 @pytest.mark.parametrize("kernel,C", [(rbf_kernel(0.5), 10.0), (poly_kernel(2, 1.0), 1.0),
                                       (linear_kernel(), 1.0)], ids=repr)
 def test_single_precision_cache_keeps_the_optimum(kernel, C, monkeypatch):
+    """The float32 and float64 caches against the plain reference solver. Independent tests of
+    the same optimum: test_svm.py's test_two_points_closed_form (a closed form),
+    test_free_bias_smo_equals_slsqp (scipy's SLSQP),
+    test_labs_lbfgsb_reference_equals_coordinate_descent (the labs' L-BFGS-B),
+    test_sklearn_svc_agreement (libsvm) and test_kernel_svm_kkt_and_strong_duality (the KKT
+    conditions and a zero duality gap)."""
     # A problem large enough to need the column cache (cache_mb = 0.5 holds 40-80 columns of
     # N = 800, evicted and recomputed): SMO with the float32 cache, with a float64 cache and the
     # plain reference solver of mlpr.svm on the whole float64 matrix reach the same dual within
