@@ -699,3 +699,30 @@ def test_every_lecture_reference_file_is_data():
         for key in refs:
             prefix = key.split("/")[0]
             assert key in script or f'"{prefix}/' in script or f"f\"{prefix}/" in script, key
+
+
+# ------------------------------------------------------------------------------------------------
+# cases drawn from a run's seed keep what makes each mistake show
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_seeded_cases_pass_the_course_and_catch_every_known_mistake(tmp_path, seed):
+    grading.set_seed(seed)
+    try:
+        sub = grading.load_submission(submission(tmp_path, LOGREG_LLR))
+        results = grading.grade_functions(sub.functions)
+        failed = [(r.name, r.message) for r in results if r.status != "passed"]
+        assert not failed, failed
+        missed = []
+        for mistake, (task, code, hint) in MISTAKES.items():
+            r = grade_task(submission(tmp_path, LOGREG_LLR, code, name=f"m{len(missed)}.py"),
+                           task)
+            if r.status != "failed" or not r.hint or hint not in r.hint:
+                missed.append((mistake, r.status, r.hint))
+        for case, (task, code) in HARMLESS.items():
+            r = grade_task(submission(tmp_path, LOGREG_LLR, code, name="harmless.py"), task)
+            if r.status != "passed":
+                missed.append((case, r.message))
+        assert not missed, missed
+    finally:
+        grading.set_seed(None)

@@ -83,9 +83,11 @@ __all__ = ["TASKS", "tasks", "reference"]
 TASKS: dict = {}
 
 #: Relative objective tolerance of logistic regression: a course-style L-BFGS-B (analytic gradient,
-#: ``factr=1.0`` or the default, ``pgtol=1e-5``) stops 3e-11 to 4e-10 above mlpr's minimum on the
-#: cases below (up to 8.4e-9 on iris at lambda = 1e-3 over 20 problems, docs/grading.md).
-RTOL_OBJECTIVE = 2e-8
+#: ``factr=1.0``, the default ``pgtol=1e-5``) stops 3e-11 to 4e-10 above mlpr's minimum on the
+#: fixed cases, but up to 2.8e-7 on the seeded ones at lambda = 1e-3 (20 seeds: its gradient
+#: reaches pgtol first on these ill-conditioned problems); the known mistakes of the objective sit
+#: 0.04 and more above it. The optimality condition (`GRAD_TOL`) is checked as well.
+RTOL_OBJECTIVE = 1e-5
 #: Largest gradient entry accepted at a student's LR point (L-BFGS-B's pgtol is 1e-5).
 GRAD_TOL = 1e-4
 #: GMM log-densities after EM to convergence (the stopping rule leaves ~1e-8 differences).
@@ -1182,10 +1184,10 @@ def _svm_kernel():
     z = 2.0 * LTR - 1.0
     cases = []
     # tolerances: a course-style L-BFGS-B with factr=1.0 stops 1e-6 (RBF) and 1.1e-5 (poly)
-    # above the minimum of the primal computed from its scores; with the default factr=1e7,
-    # 1.8e-5 and 34
+    # above the minimum of the primal computed from its scores on the fixed cases, up to 3.5e-6
+    # and 1.5e-5 on seeded ones (20 seeds); with the default factr=1e7, 1.8e-5 and 34
     for what, k, C, eps, rtol in (
-            ("RBF gamma = 1, C = 1, eps = 1", rbf_kernel(1.0), 1.0, 1.0, 5e-6),
+            ("RBF gamma = 1, C = 1, eps = 1", rbf_kernel(1.0), 1.0, 1.0, 5e-5),
             ("polynomial d = 2, c = 1, C = 1, eps = 0.5", poly_kernel(2, 1.0), 1.0, 0.5, 1e-4)):
         m = train_svm_kernel(DTR, LTR, C, k, eps=eps)
         Keps = k(DTR, DTR) + eps
