@@ -180,6 +180,11 @@ MISTAKES = {
             C = sum(C for _, C in hP.values()) / len(hP)
             return {k: (mu, C) for k, (mu, _) in hP.items()}
         """, "N_c / N"),
+    "one-pass covariance": ("compute_mu_C", """
+        def compute_mu_C(D):
+            mu = vcol(D.mean(1))
+            return mu, D @ D.T / D.shape[1] - mu @ mu.T
+        """, "cancellation"),
     "optimiser stopped early (factr)": ("train_dual_SVM_linear", """
         def train_dual_SVM_linear(DTR, LTR, C, K=1):
             Z = LTR * 2.0 - 1.0
@@ -726,3 +731,20 @@ def test_seeded_cases_pass_the_course_and_catch_every_known_mistake(tmp_path, se
         assert not missed, missed
     finally:
         grading.set_seed(None)
+
+
+# ------------------------------------------------------------------------------------------------
+# no check that a null answer passes
+
+
+@pytest.mark.parametrize("null", ["0.0", "None", "the first argument"])
+def test_every_task_fails_a_null_answer(null):
+    body = {"0.0": "return 0.0", "None": "return None",
+            "the first argument": "return args[0] if args else None"}[null]
+    ns: dict = {}
+    exec(f"def null(*args, **kwargs):\n    {body}\n", ns)
+    catalogue = grading.tasks(everything=True)
+    functions = {t.function_name: ns["null"] for t in catalogue.values()}
+    results = grading.grade_functions(functions, list(catalogue))
+    passed = [r.name for r in results if r.status == "passed"]
+    assert passed == [], passed
