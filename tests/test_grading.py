@@ -180,6 +180,29 @@ MISTAKES = {
             C = sum(C for _, C in hP.values()) / len(hP)
             return {k: (mu, C) for k, (mu, _) in hP.items()}
         """, "N_c / N"),
+    "logsumexp along the samples": ("compute_logPosterior", """
+        def compute_logPosterior(S_logLikelihood, v_prior):
+            J = S_logLikelihood + vcol(np.log(v_prior))
+            return J - scipy.special.logsumexp(J, axis=1, keepdims=True)
+        """, "each column (one sample) of the posteriors must sum to 1"),
+    "prior-weighted LR normalised by N": ("trainWeightedLogRegBinary", """
+        def trainWeightedLogRegBinary(DTR, LTR, l, pT):
+            ZTR = LTR * 2.0 - 1.0
+            wTar = pT / DTR.shape[1]
+            wNon = (1 - pT) / DTR.shape[1]
+
+            def f(v):
+                w, b = v[:-1], v[-1]
+                s = w @ DTR + b
+                loss = np.logaddexp(0, -ZTR * s)
+                G = -ZTR / (1.0 + np.exp(ZTR * s))
+                G = np.where(ZTR > 0, G * wTar, G * wNon)
+                J = l / 2 * w @ w + (loss * np.where(ZTR > 0, wTar, wNon)).sum()
+                return J, np.append(l * w + (vrow(G) * DTR).sum(1), G.sum())
+
+            v = scipy.optimize.fmin_l_bfgs_b(f, np.zeros(DTR.shape[0] + 1), factr=1.0)[0]
+            return v[:-1], v[-1]
+        """, "pi_T / n_T"),
     "one-pass covariance": ("compute_mu_C", """
         def compute_mu_C(D):
             mu = vcol(D.mean(1))

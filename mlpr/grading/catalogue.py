@@ -674,6 +674,11 @@ def _log_post():
                 lambda: joint),
         Mistake("prior", "the priors are missing: log P(c | x) includes log P(c) (eq. 64-65)",
                 lambda: log_posteriors(S, np.ones(3) / 3)),
+        Mistake("axis", "normalised along the wrong axis: each column (one sample) of the "
+                        "posteriors must sum to 1, so the log-marginal is the logsumexp over the "
+                        "classes, axis=0 of the K x N matrix (eq. 64-65); this one is over the "
+                        "samples", lambda: joint - scipy.special.logsumexp(joint, axis=1,
+                                                                           keepdims=True)),
     ])]
 
 
@@ -1075,6 +1080,9 @@ def _logreg_cases(weighted: bool):
                                        "pi_T / n_T, and 1 - pi_T the others (eq. 101)",
                             lambda l=l, pT=pT: _wb(train_logreg_binary(DTR, LTR, l, 1 - pT)),
                             _near(1e-4)),
+                Mistake("1/N", "each class's loss is averaged over its own samples: pi_T / n_T "
+                               "and (1 - pi_T) / n_F (eq. 101), not pi_T / N and (1 - pi_T) / N",
+                        lambda: None, _one_over_N(DTR, LTR, l, pT)),
                 Mistake("unweighted", "the prior-weighted objective weighs class 1 by "
                                           "pi_T / n_T and class 0 by (1 - pi_T) / n_F (eq. 101); "
                                           "this point minimises the unweighted eq. 100",
@@ -1085,6 +1093,17 @@ def _logreg_cases(weighted: bool):
         cases.append(Case(what, args, None, post=_wb_post(DTR.shape[0]),
                           compare=objective(f, opt, grad_tol=GRAD_TOL), mistakes=mistakes))
     return cases
+
+
+def _one_over_N(D, L, l, pT):
+    """Whether a point minimises lambda/2 ||w||^2 + (1/N) [pi_T sum_T loss + (1 - pi_T) sum_F
+    loss], compared by that objective: it is N / m times eq. 101's with prior p = pi_T n_T / m
+    and lambda' = N lambda / m, m = pi_T n_T + (1 - pi_T) n_F, so both have one minimiser."""
+    nT, nF = int(np.sum(L == 1)), int(np.sum(L == 0))
+    m = pT * nT + (1 - pT) * nF
+    l1, p1 = l * L.size / m, pT * nT / m
+    f = logreg_obj_wrap(D, L, l1, prior=p1)
+    return objective(f, float(f(_wb(train_logreg_binary(D, L, l1, prior=p1)))[0]))
 
 
 def _wb(model) -> np.ndarray:
