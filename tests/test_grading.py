@@ -203,6 +203,26 @@ MISTAKES = {
             v = scipy.optimize.fmin_l_bfgs_b(f, np.zeros(DTR.shape[0] + 1), factr=1.0)[0]
             return v[:-1], v[-1]
         """, "pi_T / n_T"),
+    "the sweep without its first threshold": ("compute_minDCF_binary_fast", """
+        def compute_minDCF_binary_fast(llr, classLabels, prior, Cfn, Cfp, returnThreshold=False):
+            best, bestTh = None, None
+            for th in np.concatenate([np.sort(llr), [np.inf]]):
+                dcf = compute_empirical_Bayes_risk_binary(np.int32(llr > th), classLabels,
+                                                          prior, Cfn, Cfp)
+                if best is None or dcf < best:
+                    best, bestTh = dcf, th
+            return (best, bestTh) if returnThreshold else best
+        """, "misses its first threshold"),
+    ">= in the minDCF loop with returnThreshold": ("compute_minDCF_binary_slow", """
+        def compute_minDCF_binary_slow(llr, classLabels, prior, Cfn, Cfp, returnThreshold=False):
+            best, bestTh = None, None
+            for th in np.concatenate([[-np.inf], np.sort(llr), [np.inf]]):
+                dcf = compute_empirical_Bayes_risk_binary(np.int32(llr >= th), classLabels,
+                                                          prior, Cfn, Cfp)
+                if best is None or dcf < best:
+                    best, bestTh = dcf, th
+            return (best, bestTh) if returnThreshold else best
+        """, "misplaces the sample whose score equals it"),
     "one-pass covariance": ("compute_mu_C", """
         def compute_mu_C(D):
             mu = vcol(D.mean(1))

@@ -932,30 +932,72 @@ def _rates_slow():
     return _rates_cases()
 
 
+def _sweep_without(s, lab, p, cn, cp, end: str) -> float:
+    """The minimum of the normalised DCF over the thresholds -inf, every score, +inf, without the
+    first (``end="first"``) or the last one."""
+    th = np.concatenate([[-np.inf], np.sort(s), [np.inf]])
+    th = th[1:] if end == "first" else th[:-1]
+    return min(dcf((s > t).astype(int), lab, p, cn, cp) for t in th)
+
+
+def _threshold_post(s, lab, p, cn, cp):
+    """(minDCF, threshold) -> [minDCF, DCF of s > threshold, DCF of s >= threshold]."""
+    def post(out):
+        v, th = _tuple(out, 2, "(minDCF, threshold) with returnThreshold=True")
+        v = float(np.ravel(as_array(v))[0])
+        t = float(np.ravel(as_array(th))[0])
+        return np.array([v, dcf((s > t).astype(int), lab, p, cn, cp),
+                         dcf((s >= t).astype(int), lab, p, cn, cp)])
+    return post
+
+
+def _threshold_compare(got, expected) -> Comparison:
+    """The minDCF and the DCF at the returned threshold under the course's rule ``llr > t``."""
+    return closed_form()(as_array(got)[:2], as_array(expected)[:2])
+
+
 def _min_dcf_cases():
     llr, L, apps = threshold_ties(seed=_sub(300, fixed=0))
     rng = _rng(9)
     Lc = (rng.random(120) < 0.3).astype(int)
     sc = rng.normal(size=120) + 1.2 * Lc
+    # scores that rank the classes the wrong way round: no threshold beats the best dummy system,
+    # so the minimum is at an extreme threshold, every sample rejected at pi = 0.1 and every
+    # sample accepted (t = -inf) at pi = 0.9
+    Lw = (rng.random(80) < 0.5).astype(int)
+    sw = rng.normal(size=80) - 2.0 * Lw
     cases = []
     for what, s, lab, (p, cn, cp) in [("integer llrs with ties", llr, L, a) for a in apps] + [
-            ("continuous scores", sc, Lc, (0.1, 1.0, 1.0))]:
+            ("continuous scores", sc, Lc, (0.1, 1.0, 1.0)),
+            ("scores ranking the classes the wrong way round", sw, Lw, (0.1, 1.0, 1.0)),
+            ("scores ranking the classes the wrong way round", sw, Lw, (0.9, 1.0, 1.0))]:
         ref = min_dcf(s, lab, p, cn, cp)
         u = ref * min(p * cn, (1 - p) * cp)
+        mistakes = [Mistake("unnormalised", "minDCF is the minimum of the normalised DCF "
+                                            "(eq. 137)", lambda u=u: u)]
+        # (without +inf the sweep loses nothing: under llr > t the largest score rejects every
+        # sample too; without -inf it loses the system that accepts every sample)
+        mistakes.append(Mistake(
+            "first", "the threshold sweep misses its first threshold, -inf: the course's "
+                     "thresholds are -inf, every sorted score and +inf, and under llr > t only "
+                     "-inf accepts every sample (the best dummy system when pi Cfn > (1 - pi) "
+                     "Cfp)", lambda s=s, lab=lab, p=p, cn=cn, cp=cp: _sweep_without(
+                         s, lab, p, cn, cp, "first")))
         cases.append(Case(f"{what}, (pi, Cfn, Cfp) = ({p:.3g}, {cn:.3g}, {cp:.3g})",
-                          (s, lab, p, cn, cp), ref, context={"prior": p}, mistakes=[
-            Mistake("unnormalised", "minDCF is the minimum of the normalised DCF (eq. 137)",
-                    lambda u=u: u)]))
+                          (s, lab, p, cn, cp), ref, context={"prior": p}, mistakes=mistakes))
         if what == "continuous scores":
-            def post(out, s=s, lab=lab, p=p, cn=cn, cp=cp):
-                v, th = _tuple(out, 2, "(minDCF, threshold) with returnThreshold=True")
-                v = float(np.ravel(as_array(v))[0])
-                at_th = dcf((s > float(np.ravel(as_array(th))[0])).astype(int), lab, p, cn, cp)
-                return np.array([v, at_th])
-
             cases.append(Case(what + ", returnThreshold=True", (s, lab, p, cn, cp),
-                              np.array([ref, ref]), kwargs={"returnThreshold": True},
-                              post=post))
+                              np.array([ref, ref, ref]), kwargs={"returnThreshold": True},
+                              post=_threshold_post(s, lab, p, cn, cp),
+                              compare=_threshold_compare, mistakes=[Mistake(
+                ">=", "the returned threshold was found with llr >= t: under the course's rule "
+                      "llr > t (eq. 130) it misplaces the sample whose score equals it; return "
+                      "a threshold t with llr > t giving the minimum (e.g. just below that "
+                      "score)", lambda ref=ref: np.array([ref, np.nan, ref]),
+                lambda got, exp: Comparison(
+                    bool(abs(got[0] - exp[0]) <= 1e-10 * abs(exp[0]) and
+                         abs(got[2] - exp[2]) <= 1e-10 * abs(exp[2]) and
+                         abs(got[1] - exp[0]) > 1e-10 * abs(exp[0])), 0.0, 0.0))]))
     return cases
 
 
