@@ -791,3 +791,24 @@ def test_every_task_fails_a_null_answer(null):
     results = grading.grade_functions(functions, list(catalogue))
     passed = [r.name for r in results if r.status == "passed"]
     assert passed == [], passed
+
+
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # the student's 0 / 0
+def test_a_failure_caused_by_another_of_the_students_functions_names_it(tmp_path):
+    transposed = """
+        def compute_confusion_matrix(predictedLabels, classLabels):
+            K = classLabels.max() + 1
+            M = np.zeros((K, K), dtype=np.int32)
+            for p, c in zip(predictedLabels, classLabels):
+                M[c, p] += 1
+            return M
+        """
+    sub = grading.load_submission(submission(tmp_path, LOGREG_LLR, transposed))
+    results = {r.name: r for r in grading.grade_functions(sub.functions)}
+    assert results["compute_confusion_matrix"].status == "failed"
+    downstream = [r for r in results.values() if r.status == "failed" and
+                  r.name != "compute_confusion_matrix"]
+    assert downstream  # the DCF tasks build on the confusion matrix
+    for r in downstream:
+        assert r.hint.startswith("your compute_confusion_matrix fails its own task"), r
+        assert "this task uses it" in r.hint

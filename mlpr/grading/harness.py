@@ -174,6 +174,17 @@ def load(path: Path) -> tuple:
     return functions, origin, notes
 
 
+def uses(f, names) -> list:
+    """The names among ``names`` that ``f``'s code refers to (its nested functions included)."""
+    found, codes = set(), [getattr(f, "__code__", None)]
+    while codes:
+        code = codes.pop()
+        if code is not None:
+            found.update(n for n in code.co_names if n in names)
+            codes += [c for c in code.co_consts if hasattr(c, "co_names")]
+    return sorted(found - {getattr(f, "__name__", "")})
+
+
 def _signature(f) -> list:
     try:
         return [[p.name, p.kind.name, p.default is not p.empty]
@@ -292,6 +303,7 @@ def main() -> None:
         return
     channel.send({"op": "hello", "ok": True, "notes": notes, "printed": channel.printed(),
                   "origin": origin,
+                  "uses": {k: uses(f, functions) for k, f in functions.items()},
                   "functions": {k: _signature(f) for k, f in functions.items()}})
     while True:
         try:

@@ -34,7 +34,8 @@ from mlpr.grading.catalogue import tasks
 from mlpr.grading.framework import Case, Comparison, Fail, Task, TaskResult, closed_form, diagnose
 
 __all__ = ["TASK_TIMEOUT", "IMPORT_TIMEOUT", "ChildGone", "StudentRaised", "RemoteFunction",
-           "Child", "Report", "run_case", "run_task", "grade_functions", "grade"]
+           "Child", "Report", "run_case", "run_task", "grade_functions", "grade",
+           "downstream_hints"]
 
 #: Default time limit of one task of a submission, in seconds.
 TASK_TIMEOUT = 60.0
@@ -395,7 +396,43 @@ def grade_functions(functions: dict, names: Sequence[str] | None = None) -> list
             results.append(_missing(task))
         else:
             results.append(run_task(task, functions[f]))
+    downstream_hints(results, {name: wire.uses(f, functions) for name, f in functions.items()})
     return results
+
+
+def downstream_hints(results: list, uses: dict, given: dict | None = None) -> None:
+    """Name the cause of a failure that another failed function of the student's explains: when
+    a failed task's function calls (directly or through other functions of the submission) a
+    function whose own task failed, its hint says so first. ``uses`` is ``{function: [functions
+    of the submission it refers to]}``; ``given`` maps a course name to the submission's."""
+    catalogue = tasks(everything=True)
+    given = given or {}
+    failed = {}
+    for r in results:
+        if r.status == "failed" and r.name in catalogue and "has no function" not in r.message:
+            failed.setdefault(given.get(catalogue[r.name].function_name,
+                                        catalogue[r.name].function_name), r)
+    hints = {f: (r.hint or r.message, r.title) for f, r in failed.items()}
+
+    def cause(f: str, seen: frozenset = frozenset()) -> str:
+        """The deepest failed function that ``f`` relies on (``f`` itself if none)."""
+        todo, visited = list(uses.get(f, [])), set(seen) | {f}
+        while todo:
+            g = todo.pop(0)
+            if g in visited:
+                continue
+            visited.add(g)
+            if g in failed:
+                return cause(g, frozenset(visited))
+            todo += uses.get(g, [])
+        return f
+
+    for own, r in list(failed.items()):
+        root = cause(own)
+        if root != own:
+            why, title = hints[root]
+            r.hint = (f"your {root} fails its own task ({title}: {why}); this task uses it"
+                      + (f". Also: {r.hint}" if r.hint else ""))
 
 
 def _missing(task: Task) -> TaskResult:
@@ -561,6 +598,9 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
             results.append(result)
         if child is not None:
             child.kill()
+    uses = hello.get("uses") if isinstance(hello.get("uses"), dict) else {}
+    uses = {str(k): [str(n) for n in v][:100] for k, v in uses.items() if isinstance(v, list)}
+    downstream_hints(results, uses, given)
     graded = {t.function_name for t in tasks(everything=True).values()} | set(mapping) | {
         "vcol", "vrow"} | set(mapping.values())
     not_graded = sorted(n for n in names - graded if not n.startswith("_"))
