@@ -211,7 +211,7 @@ def graded(tmp_path_factory):
     watched = sorted(mlpr_dir.rglob("*.py")) + [honest]
     before = _digest(watched)
     paths = [honest]
-    for i, (name, code) in enumerate(CHEATS.items()):
+    for i, (_name, code) in enumerate(CHEATS.items()):
         p = d / f"cheat{i:02d}.py"
         p.write_text(textwrap.dedent(code).replace("@CLASSMATE@", str(honest))
                      .replace("@MLPR_GAUSSIAN@", str(mlpr_dir / "gaussian.py"))
@@ -311,7 +311,7 @@ def test_the_fallbacks_without_bubblewrap_say_so(tmp_path, kind):
     reports = grade_all(paths, jobs=2, seed=3, labs=[4], isolation=kind)
     time.sleep(0.5)
     sleepers = _sleepers()
-    for line in sleepers:  # the plain process cannot reach a grandchild that left its session
+    for _line in sleepers:  # the plain process cannot reach a grandchild that left its session
         subprocess.run(["pkill", "-f", "sleep 4242.4242"])
     assert reports[0].isolation == kind and reports[0].score == len(LAB4)
     assert [r.score for r in reports[1:]] == [0, 0, 0]
