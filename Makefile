@@ -18,9 +18,10 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# the test extra and the report extra (tests/test_report.py builds a report)
+# the test extra, the report extra (tests/test_report.py builds a report) and the grading extra
+# (what the course's labs import, for the submissions make check grades)
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test,report]'
+	$(PY) -m pip install --quiet -e '.[test,report,grading]'
 	touch $@
 
 $(LECTURES_STAMP): $(STAMP)

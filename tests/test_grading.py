@@ -451,6 +451,7 @@ def test_the_run_survives_raise_hang_print_files_exit_and_missing(bad_run):
     proc, results, report = bad_run
     assert proc.returncode == 1, proc.stderr
     assert "raised RuntimeError: not done yet" in results["compute_mu_C"]["message"]
+    assert results["compute_mu_C"]["hint"] is None  # the first exception: no file hint
     assert "hangs" in results["logpdf_GAU_ND"]["message"]
     # printing is shown beside the result, not penalised
     assert results["logpdf_GAU_ND_fast"]["status"] == "passed"

@@ -335,3 +335,40 @@ def test_the_harness_imports_nothing_of_mlpr():
                          cwd=os.sep)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.strip().replace("'", '"')) == []
+
+
+def test_a_students_repository_with_one_folder_per_lab(tmp_path):
+    """Graded as a TA receives it: lab folders, modules importing each other by name and as
+    packages from the repository's root, scikit-learn's iris loader, copies of one module in
+    several labs, and a lab whose module fails to import."""
+    repo = tmp_path / "MLPR_Labs"
+    sklearn_iris = HONEST.replace("def load_iris():", "def _file_iris():") + textwrap.dedent("""
+
+        def load_iris():
+            import sklearn.datasets
+            iris = sklearn.datasets.load_iris()
+            return iris["data"].T, iris["target"]
+        """)
+    files = {
+        "Lab3/pca.py": sklearn_iris,
+        "Lab7/bayesRisk.py": sklearn_iris,
+        "Lab9/broken.py": "import numpy\nraise RuntimeError('this lab runs on import')\n",
+        "Lab12/solution/bayesRisk.py": sklearn_iris,
+        "Lab12/solution/gmm.py": "import numpy\nfrom bayesRisk import *\n",
+        "Lab12/solution/gmm_cls.py": ("from gmm import *\n"
+                                      "import Lab12.solution.bayesRisk as bayesRisk\n"
+                                      "if __name__ == '__main__':\n    print('runs the lab')\n"),
+    }
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    (rep,) = grade_all([repo], jobs=1, seed=5)
+    failed = [(r.name, r.message) for r in rep.results if r.status != "passed"]
+    assert not failed, formats.format_text([rep])
+    assert rep.max_score == 50 and rep.score == 50
+    by = {r.name: r for r in rep.results}
+    assert by["compute_mu_C"].file == "Lab12/solution/bayesRisk.py"  # the latest lab's copy
+    assert by["load_iris"].file == "Lab12/solution/bayesRisk.py"
+    assert any(n.startswith("Lab9/broken.py could not be imported: RuntimeError") for n in
+               rep.notes), rep.notes
+    assert "[Lab12/solution/bayesRisk.py]" in formats.format_text([rep])

@@ -53,7 +53,7 @@ def format_text(reports: Sequence) -> str:
         for r in rep.results:
             mark = "✔" if r.status == "passed" else "✘"
             line = f" {mark} {r.title:<62s} {min(r.points, r.max_points):g}/{r.max_points:g}  " \
-                   f"{_fmt_err(r)}"
+                   f"{_fmt_err(r)}" + (f"  [{one_line(r.file, 80)}]" if "/" in r.file else "")
             out.append(line.rstrip())
             if r.status != "passed":
                 out.append(f"     {one_line(r.message)}")
@@ -78,6 +78,8 @@ def format_gradescope(rep, visibility: str = "visible") -> dict:
     tests = []
     for r in rep.results:
         text = "passed" if r.status == "passed" else one_line(r.message)
+        if "/" in r.file:
+            text += f"\ngraded: {one_line(r.file, 200)}"
         if r.err is not None:
             text += f"\nerror {r.err:.3g}, tolerance {r.tol:.3g}"
         if r.hint:

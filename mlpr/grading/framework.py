@@ -186,6 +186,7 @@ class TaskResult:
     hint: str | None = None
     seconds: float = 0.0
     printed: str = ""
+    file: str = ""
 
     @property
     def title(self) -> str:

@@ -141,36 +141,84 @@ class _NoReference(importlib.abc.MetaPathFinder):
         return None
 
 
+def _lab_order(folder: Path) -> tuple:
+    """Lab folders in the course's order: by the number in their name (Lab3 before Lab10)."""
+    digits = "".join(c if c.isdigit() else " " for c in folder.name).split()
+    return (int(digits[0]) if digits else 10**6, folder.name)
+
+
+def _import(f: Path, strict: bool, notes: list, root: Path):
+    """Import ``f`` under its own name, as ``python f`` would find it from its folder."""
+    module = sys.modules.get(f.stem)  # already imported by a module before it
+    if module is not None and Path(getattr(module, "__file__", None) or "/").resolve() == \
+            f.resolve():
+        return module
+    name = f.stem if f.stem not in sys.modules else f"_submission_{len(sys.modules)}_{f.stem}"
+    spec = importlib.util.spec_from_file_location(name, f)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # in a repository, one lab's module does not sink the others
+        if strict:
+            raise
+        del sys.modules[name]
+        notes.append(f"{f.relative_to(root)} could not be imported: {type(exc).__name__}: {exc}")
+        return None
+    return module
+
+
 def load(path: Path) -> tuple:
-    """Import a submission as its student runs it: a ``.py`` file, or a folder of modules (name
-    order, ``test_*`` skipped), with its folder on ``sys.path`` so that its modules import each
-    other by name. Returns ``({name: function}, {name: file}, notes)``: a function is taken from
-    the module that defines it (the last one when several do), never from one that imports it."""
-    files = [path] if path.is_file() else sorted(
-        p for p in path.glob("*.py") if not p.name.startswith("test_"))
-    if not files:
+    """Import a submission as its student runs it. Returns ``({name: function}, {name: file},
+    notes)``: a function is taken from the module that defines it (the last one when several
+    do), never from one that imports it.
+
+    - a ``.py`` file;
+    - a folder of modules (name order, ``test_*`` skipped), the folder on ``sys.path`` so that
+      its modules import each other by name;
+    - a repository of lab folders (no module at its top): each folder holding modules, lab by
+      lab in the course's order, with that folder and the repository's root on ``sys.path``
+      (``from gmm import *`` and ``import Lab12.solution.bayesRisk`` both work); a module that
+      fails to import is noted and the others are graded; the latest lab's definition wins.
+    """
+    if path.is_file():
+        groups = [(path.parent, [path])]
+    elif any(path.glob("*.py")):
+        groups = [(path, sorted(p for p in path.glob("*.py") if not p.name.startswith("test_")))]
+    else:
+        folders = sorted({p.parent for p in path.rglob("*.py") if ".git" not in p.parts},
+                         key=lambda d: (_lab_order(Path(d.relative_to(path).parts[0])), str(d)))
+        groups = [(d, sorted(p for p in d.glob("*.py") if not p.name.startswith("test_")))
+                  for d in folders]
+    if not any(files for _, files in groups):
         raise ImportError(f"{path.name} holds no .py module")
-    sys.path.insert(0, str(path if path.is_dir() else path.parent))
+    repository = path.is_dir() and not any(path.glob("*.py"))
     functions, origin, notes = {}, {}, []
-    for f in files:
-        module = sys.modules.get(f.stem)  # already imported by a module before it
-        if module is None or Path(getattr(module, "__file__", None) or "/").resolve() != \
-                f.resolve():
-            name = f.stem if f.stem not in sys.modules else f"_submission_{f.stem}"
-            spec = importlib.util.spec_from_file_location(name, f)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
-        for key, value in vars(module).items():
-            if key.startswith("_") or not inspect.isfunction(value):
+    for folder, files in groups:
+        if repository:  # a lab's `import gmm` finds its own gmm.py, not another lab's
+            for name, m in list(sys.modules.items()):
+                f = getattr(m, "__file__", None)
+                if f and "." not in name and Path(f).resolve().is_relative_to(path) and \
+                        Path(f).resolve().parent != folder.resolve():
+                    del sys.modules[name]
+            sys.path[:0] = [str(folder), str(path)]
+        else:
+            sys.path.insert(0, str(folder))
+        for f in files:
+            module = _import(f, not repository, notes, path if repository else folder)
+            if module is None:
                 continue
-            if getattr(value, "__module__", None) == module.__name__:
-                if key in origin and origin[key] != f.name:
-                    notes.append(f"{key} is defined in {origin[key]} and {f.name}: {f.name}'s "
-                                 f"is graded")
-                functions[key], origin[key] = value, f.name
-            elif key not in functions:
-                functions[key] = value
+            where = str(f.relative_to(path)) if repository else f.name
+            for key, value in vars(module).items():
+                if key.startswith("_") or not inspect.isfunction(value):
+                    continue
+                if getattr(value, "__module__", None) == module.__name__:
+                    if key in origin and origin[key] != where and not repository:
+                        notes.append(f"{key} is defined in {origin[key]} and {where}: {where}'s "
+                                     f"is graded")
+                    functions[key], origin[key] = value, where
+                elif key not in functions:
+                    functions[key] = value
     return functions, origin, notes
 
 

@@ -585,6 +585,8 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
                 child = None
                 result = TaskResult(task.name, task.lab, "failed", 0.0, task.points,
                                     message=exc.reason, seconds=time.perf_counter() - t1)
+            origin = hello.get("origin") if isinstance(hello.get("origin"), dict) else {}
+            result.file = str(origin.get(given[f], ""))[:200]
             out = child.take_printed() if child is not None else ""
             if out.strip():
                 lines = out.strip().splitlines()
