@@ -130,11 +130,12 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: -seconds[find(declared[item][0])] if item in declared else 0.0)
 
 
-def _run_root(tmp_path_factory) -> Path:
+def _run_root(config, tmp_path_factory) -> Path:
     """A folder of this test run that every xdist worker sees (the workers' temporary folders
-    are subfolders of the run's): each run of the suite gets a new one."""
+    are subfolders of the run's): each run of the suite gets a new one. (A worker is told by
+    its config, not by PYTEST_XDIST_WORKER, which a pytest started by a test inherits.)"""
     base = tmp_path_factory.getbasetemp()
-    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "lecture-runs"
+    root = (base.parent if hasattr(config, "workerinput") else base) / "lecture-runs"
     root.mkdir(exist_ok=True)
     return root
 
@@ -159,7 +160,7 @@ def _run_lecture(name: str, root: Path) -> dict:
 
 
 @pytest.fixture(scope="session")
-def lecture_run(tmp_path_factory):
+def lecture_run(request, tmp_path_factory):
     """``lecture_run(name)``: the folder of the lecture's quick run, made once per test run.
 
     The folder holds results.json, the figures (PNG, and PDF and SVG for the lectures of
@@ -167,7 +168,7 @@ def lecture_run(tmp_path_factory):
     stdout and stderr. Read it, never write into it: other tests, on other workers, read it too.
     A failed run fails every test that asks for it, with the tail of its output.
     """
-    root = _run_root(tmp_path_factory)
+    root = _run_root(request.config, tmp_path_factory)
 
     def get(name: str) -> Path:
         assert name in LECTURES, f"no lecture {name}"
