@@ -44,7 +44,8 @@ SKIPS_ALLOWED_IN_CI = {
     "tests/test_evaluation.py::test_kfold_scores_names_the_fold_whose_training_failed": (
         "Python 3.11",
         "exception notes (BaseException.add_note) exist from Python 3.11 on; mlpr supports "
-        "3.10, where the message itself still names the error and only the note is missing",
+        "3.10, where kfold_scores lets the training error through unchanged, without the note "
+        "that names the fold",
     ),
 }
 
