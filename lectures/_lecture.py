@@ -94,6 +94,9 @@ class Lecture:
                             help="run the lecture with your own lab functions (a .py file or a "
                                  "folder of modules, with the course's function names) in place "
                                  "of mlpr's, and compare every number with its reference")
+        parser.add_argument("--map", action="append", default=[], metavar="COURSE=YOURS",
+                            help="with --student: your name for a course function (repeatable), "
+                                 "as in the grading kit")
         parser.add_argument("--format", default="png", metavar="png,pdf,svg",
                             help="figure formats, comma-separated (default png); the PNG is "
                                  "always written (results.json and the report list it), the "
@@ -127,18 +130,27 @@ class Lecture:
               flush=True)
         self.student = None
         self.student_checks: list[dict] = []
+        mapping = {}
+        for item in args.map:
+            course, sep, yours = item.partition("=")
+            if not sep or not course.strip() or not yours.strip():
+                parser.error(f"--map expects COURSE=YOURS, got {item!r}")
+            mapping[course.strip()] = yours.strip()
+        if mapping and args.student is None:
+            parser.error("--map renames functions of --student PATH: give --student too")
         if args.student is not None:
-            self._load_student(args.student)
+            self._load_student(args.student, mapping)
 
     # -- student mode -------------------------------------------------------------------------
-    def _load_student(self, path: Path) -> None:
+    def _load_student(self, path: Path, mapping: dict) -> None:
         from mlpr.grading import StudentCode, load_submission
 
         if not path.exists():
             print(f"--student: {path} does not exist", file=sys.stderr)
             sys.exit(2)
         try:
-            self.student = StudentCode(load_submission(path))
+            submission = load_submission(path, mapping)
+            self.student = StudentCode(submission)
         except Exception as exc:  # the student's module failed to import: say why, stop
             print(f"--student: importing {path} raised {type(exc).__name__}: {exc}",
                   file=sys.stderr)
@@ -146,6 +158,8 @@ class Lecture:
         self.results["student"] = str(path)
         print(f"student mode: your functions from {path} replace mlpr's where this lecture uses "
               f"a function that a lab asks you to write")
+        for note in submission.notes:
+            print(f"note: {note}")
 
     def use(self, *functions):
         """The functions the lecture computes with: mlpr's, or in student mode the student's
@@ -159,6 +173,10 @@ class Lecture:
             if yours:
                 print("your code: " + "; ".join(f"{k} <- {', '.join(v)}"
                                                for k, v in yours.items()))
+            for f in functions:
+                lacks = self.student.fallbacks.get(f.__name__)
+                if lacks:
+                    print(f"mlpr's {f.__name__}: your file has no {' or '.join(lacks)}")
         return out[0] if len(out) == 1 else out
 
     def _student_note(self, kind: str) -> tuple[list, list]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
-import importlib.util
 import inspect
 import math
 import sys
@@ -44,41 +43,42 @@ class Submission:
 
 
 def load_submission(path, mapping: dict | None = None) -> Submission:
-    """Import a submission (a ``.py`` file, or a folder of modules) and collect its functions.
+    """Import a submission into this process the way the grading kit's harness imports it (a
+    ``.py`` file, a folder of modules, or a repository of lab folders: `mlpr.grading.harness.load`)
+    and collect its functions.
 
-    A folder is put on ``sys.path`` (so its modules import each other as students write them) and
-    every ``*.py`` module in it is imported in name order, except ``test_*`` files; a name defined
-    in several modules is taken from the last and noted. ``mapping`` (course name -> the
-    submission's name) renames functions. Importing runs the module's top level: a submission
-    whose labs run on import should guard them with ``if __name__ == "__main__":``.
+    As in the kit's sandbox, the module's top level runs in a working folder that holds the
+    course's ``iris.csv`` (a file that reads it at import works), with matplotlib's
+    non-interactive backend (a ``plt.show()`` at import does not block). ``mapping`` (course name
+    -> the submission's name) renames functions. A submission whose labs run on import should
+    guard them with ``if __name__ == "__main__":``.
     """
+    import os
+    import shutil
+    import tempfile
+
+    from mlpr.datasets import data_dir
+    from mlpr.grading.harness import load
+
     path = Path(path).resolve()
     if not path.exists():
         raise FileNotFoundError(f"submission {path} does not exist")
-    files = [path] if path.is_file() else sorted(
-        p for p in path.glob("*.py") if not p.name.startswith("test_"))
-    if not files:
-        raise ValueError(f"submission {path} holds no .py module")
-    folder = str(path if path.is_dir() else path.parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    functions, origin, notes = {}, {}, []
-    for i, f in enumerate(files):
-        name = f"_submission_{abs(hash(str(path))) % 10**8}_{i}_{f.stem}"
-        spec = importlib.util.spec_from_file_location(name, f)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        for key, value in vars(module).items():
-            if key.startswith("_") or not callable(value) or inspect.isclass(value):
-                continue
-            if key in functions and functions[key] is not value and \
-                    getattr(value, "__module__", None) == name:
-                notes.append(f"{key} is defined in {origin[key]} and {f.name}: {f.name}'s is "
-                             f"graded")
-            if key not in functions or getattr(value, "__module__", None) == name:
-                functions[key] = value
-                origin[key] = f.name
+    cwd = os.getcwd()
+    backend = None
+    if "matplotlib.pyplot" in sys.modules:
+        plt = sys.modules["matplotlib.pyplot"]
+        backend = plt.get_backend()
+        plt.switch_backend("Agg")
+    with tempfile.TemporaryDirectory(prefix="mlpr-student-") as work:
+        if (data_dir() / "iris.csv").exists():
+            shutil.copy(data_dir() / "iris.csv", Path(work) / "iris.csv")
+        os.chdir(work)
+        try:
+            functions, _, notes = load(path)
+        finally:
+            os.chdir(cwd)
+            if backend is not None and backend.lower() != "agg":
+                sys.modules["matplotlib.pyplot"].switch_backend(backend)
     for course, student in (mapping or {}).items():
         if student not in functions:
             notes.append(f"--map {course}={student}: the submission has no function {student}")
@@ -123,6 +123,8 @@ class StudentCode:
         self._calls = {"check": set(), "table": set(), "section": set()}
         self._failures = {"check": [], "table": [], "section": []}
         self.replaced: dict = {}
+        #: the mlpr functions used as they are: ``{mlpr name: [course names the file lacks]}``
+        self.fallbacks: dict = {}
 
     def has(self, name: str) -> bool:
         return name in self.functions
@@ -154,6 +156,7 @@ class StudentCode:
             return f
         needs, build = entry
         if not any(all(self.has(n) for n in alternative) for alternative in needs):
+            self.fallbacks[f.__name__] = [n for alt in needs for n in alt]
             return f
         adapted = build(self, f)
 
@@ -652,22 +655,45 @@ def _em_step(code, f):
     return em_step
 
 
-@_adapter("train_gmm_em", ("train_GMM_EM",))
+def _mean_ll(code, X, g) -> float:
+    """The average log-likelihood of the GMM ``g``, with the submission's ``logpdf_GMM`` when it
+    has one."""
+    from mlpr.gmm import logpdf_GMM as mlpr_logpdf
+
+    if code.has("logpdf_GMM"):
+        return float(_vector(code.call("logpdf_GMM", X, g.to_list()), X.shape[1], "logpdf_GMM",
+                             "log-densities").mean())
+    return float(mlpr_logpdf(X, g).mean())
+
+
+@_adapter("train_gmm_em", ("train_GMM_EM_Iteration",), ("train_GMM_EM",))
 def _train_gmm_em(code, f):
-    def train_gmm_em(D, gmm, cov_type="full", psi=None, tol=1e-6, **kwargs):
-        kwargs.pop("max_iter", None)
+    def train_gmm_em(D, gmm, cov_type="full", psi=None, tol=1e-6, max_iter=10_000, **kwargs):
         kwargs.pop("method", None)
         if kwargs:
-            raise _Unsupported(f"no counterpart of {', '.join(kwargs)} (e.g. the history of "
-                               f"the log-likelihood)")
+            raise _Unsupported(f"no counterpart of {', '.join(kwargs)}")
         X = np.asarray(D, dtype=np.float64)
-        out = code.call("train_GMM_EM", X, gmm_from_list(gmm).to_list(),
-                        covType=_COV[cov_type], psiEig=psi, epsLLAverage=tol,
-                        **_quiet(code, "train_GMM_EM"))
-        g = _student_gmm(out, "train_GMM_EM")
-        from mlpr.gmm import logpdf_GMM as mlpr_logpdf
-
-        return g, [float(mlpr_logpdf(X, g).mean())]
+        g = gmm_from_list(gmm)
+        if code.has("train_GMM_EM_Iteration"):
+            # the course's loop (its stopping rule: a gain of the average log-likelihood below
+            # epsLLAverage) over the submission's own EM step: the history is the student's
+            history = [_mean_ll(code, X, g)]
+            for _ in range(max_iter):
+                out = code.call("train_GMM_EM_Iteration", X, g.to_list(),
+                                covType=_COV[cov_type], psiEig=psi)
+                g = _student_gmm(out, "train_GMM_EM_Iteration")
+                history.append(_mean_ll(code, X, g))
+                if history[-1] - history[-2] < tol:
+                    break
+            return g, history
+        out = code.call("train_GMM_EM", X, g.to_list(), covType=_COV[cov_type], psiEig=psi,
+                        epsLLAverage=tol, **_quiet(code, "train_GMM_EM"))
+        final = _student_gmm(out, "train_GMM_EM")
+        # the course's train_GMM_EM returns the final model only: the iterations in between are
+        # not known, and what is computed from them is skipped with this reason
+        code._fail("the history of the log-likelihood: your train_GMM_EM returns the final model "
+                   "only (a train_GMM_EM_Iteration gives it)")
+        return final, [_mean_ll(code, X, g), _mean_ll(code, X, final)]
     return train_gmm_em
 
 
