@@ -99,3 +99,15 @@ def test_each_fast_path_test_names_an_independent_test_that_exists():
     for f, name, doc in tests:
         for named in re.findall(r"\b(test_[a-z0-9_]+)\b(?!\.py)", doc):  # not a file's name
             assert named in defined, f"{f}::{name} names {named}, which is no test"
+
+
+def test_scikit_learn_is_only_a_test_oracle():
+    """scikit-learn is in the `test` extra for the cross-checks; mlpr itself never imports it."""
+    code = ("import importlib, pkgutil, sys, mlpr\n"
+            "for m in pkgutil.walk_packages(mlpr.__path__, 'mlpr.'):\n"
+            "    importlib.import_module(m.name)\n"
+            "print(sorted(n for n in sys.modules if n.split('.')[0] == 'sklearn'))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, MPLBACKEND="Agg"), cwd=REPO, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
