@@ -159,7 +159,7 @@ def test_readme_venv_python_command_works_as_written(lecture_run, tmp_path):
         pytest.skip("no .venv: the README's second command follows `make lecture`")
     python, script, *args = cmd.split()
     assert python == ".venv/bin/python" and (REPO / script).is_file() and args == ["--quick"]
-    if Path(sys.executable) == venv_python:
+    if Path(sys.prefix).resolve() == (REPO / ".venv").resolve():  # this Python is the venv's
         out = lecture_run(Path(script).parent.name)
     else:
         proc = run(["bash", "-c", f"{cmd} --out {tmp_path}"], cwd=REPO)
