@@ -89,6 +89,10 @@ TASKS: dict = {}
 #: reaches pgtol first on these ill-conditioned problems); the known mistakes of the objective sit
 #: 0.04 and more above it. The optimality condition (`GRAD_TOL`) is checked as well.
 RTOL_OBJECTIVE = 1e-5
+#: Relative primal objective tolerance of the labs' linear SVM: a course-style L-BFGS-B on the dual
+#: (``factr=1.0``) stops up to 2.8e-6 above the minimum over 60 seeded cases (10 times below); the
+#: default ``factr=1e7`` stops 1.3e-4 and more above it.
+RTOL_SVM_LINEAR = 3e-5
 #: Largest gradient entry accepted at a student's LR point (L-BFGS-B's pgtol is 1e-5).
 GRAD_TOL = 1e-4
 #: GMM log-densities after EM to convergence (the stopping rule leaves ~1e-8 differences).
@@ -1209,7 +1213,7 @@ def _svm_linear():
         opt = f(np.concatenate([m.w, [m.b]]))
         free = train_svm_linear(DTR, LTR, C, None)
         cases.append(Case(f"binary iris, C = {C:g}, K = {K:g}", (DTR, LTR, C, K), None,
-                          post=_wb_post(DTR.shape[0]), compare=objective(f, opt, 1e-5),
+                          post=_wb_post(DTR.shape[0]), compare=objective(f, opt, RTOL_SVM_LINEAR),
                           mistakes=[
             Mistake("K", "the labs' SVM appends the constant K to every sample and returns "
                              "b = K * w_hat[-1] (its bias is regularised, eq. 165 on the extended "
@@ -1217,7 +1221,7 @@ def _svm_linear():
                         lambda f=free: _wb(f), _near(1e-3)),
             Mistake("bK", "b = K * w_hat[-1]: the weight of the constant feature times K",
                         lambda m=m, K=K: np.concatenate([m.w, [m.b / K]]), _near(1e-3)),
-            _early_stop(f, opt, 1e-5),
+            _early_stop(f, opt, RTOL_SVM_LINEAR),
         ]))
     return cases
 
@@ -1270,11 +1274,12 @@ def _svm_kernel():
     z = 2.0 * LTR - 1.0
     cases = []
     # tolerances: a course-style L-BFGS-B with factr=1.0 stops 1e-6 (RBF) and 1.1e-5 (poly)
-    # above the minimum of the primal computed from its scores on the fixed cases, up to 3.5e-6
-    # and 1.5e-5 on seeded ones (20 seeds); with the default factr=1e7, 1.8e-5 and 34
+    # above the minimum of the primal computed from its scores on the fixed cases, up to 3.6e-6
+    # and 5.6e-5 on seeded ones (60 seeds): 14 and 18 times below the tolerances; with the
+    # default factr=1e7, 1.8e-5 and 34
     for what, k, C, eps, rtol in (
             ("RBF gamma = 1, C = 1, eps = 1", rbf_kernel(1.0), 1.0, 1.0, 5e-5),
-            ("polynomial d = 2, c = 1, C = 1, eps = 0.5", poly_kernel(2, 1.0), 1.0, 0.5, 1e-4)):
+            ("polynomial d = 2, c = 1, C = 1, eps = 0.5", poly_kernel(2, 1.0), 1.0, 0.5, 1e-3)):
         m = train_svm_kernel(DTR, LTR, C, k, eps=eps)
         Keps = k(DTR, DTR) + eps
         Kpinv = np.linalg.pinv(Keps, rcond=1e-12, hermitian=True)

@@ -63,6 +63,10 @@ def load_submission(path, mapping: dict | None = None) -> Submission:
     path = Path(path).resolve()
     if not path.exists():
         raise FileNotFoundError(f"submission {path} does not exist")
+    for name, module in list(sys.modules.items()):  # a file loaded before is imported anew
+        f = getattr(module, "__file__", None)
+        if f and (Path(f).resolve() == path or Path(f).resolve().is_relative_to(path)):
+            del sys.modules[name]
     cwd = os.getcwd()
     backend = None
     if "matplotlib.pyplot" in sys.modules:
@@ -332,12 +336,13 @@ def _logpdf(code, f):
 class _Projection:
     """A projection learned by the submission: ``P`` (D, m) and its ``transform``; for PCA also
     the variances along its directions, ``diag(P^T C P)`` (the eigenvalues when P holds
-    eigenvectors), and their share of the total variance."""
+    eigenvectors), and their share of the total variance, and the training mean ``mu`` (D, 1)."""
 
     P: np.ndarray
     apply: Callable | None = None
     eigenvalues: np.ndarray | None = None
     total_variance: float | None = None
+    mu: np.ndarray | None = None
 
     @property
     def explained_variance_ratio(self) -> np.ndarray:
@@ -375,7 +380,7 @@ def _fit_pca(code, f):
         Xc = X - X.mean(axis=1, keepdims=True)
         Y = P.T @ Xc
         return _Projection(P, apply, np.sum(Y * Y, axis=1) / X.shape[1],
-                           float(np.sum(Xc * Xc) / X.shape[1]))
+                           float(np.sum(Xc * Xc) / X.shape[1]), X.mean(axis=1, keepdims=True))
     return fit_pca
 
 
