@@ -1,9 +1,10 @@
 """Loaders for the committed datasets (iris, MNIST), the course's binary tasks, and checksums.
 
-The data live in the repository's ``datasets/`` folder (`DATA_DIR`; the environment variable
-``MLPR_DATA_DIR`` points elsewhere). Every file has its SHA-256 in `CHECKSUMS`; the loaders verify
-it on every load, so a modified or corrupt file is reported, with the way to restore it, instead of
-silently changing results.
+The data live in the repository's ``datasets/`` folder, which an installed wheel carries as the
+data-only package ``mlpr.datasets_data`` (`DATA_DIR` is whichever of the two holds them; the
+environment variable ``MLPR_DATA_DIR`` points elsewhere). Every file has its SHA-256 in
+`CHECKSUMS`; the loaders verify it on every load, so a modified or corrupt file is reported, with
+the way to restore it, instead of silently changing results.
 
 Loaders follow the library's conventions: data ``D`` of shape (D, N), float64, one column per
 sample (returned as the transpose of an (N, D) array, so each sample is contiguous in memory), and
@@ -11,9 +12,11 @@ labels ``L`` of shape (N,), int64, with values 0..K-1. Binary tasks label the ta
 other class 0.
 
 MNIST is decoded from its gzipped IDX files once; the decoded bytes are then kept as ``.npy``
-files in ``datasets/mnist/.cache/`` (git-ignored), named after the checksum of their source and
-verified against the SHA-256 of the uncompressed IDX file before use, so a stale or corrupt cache
-is rebuilt rather than trusted.
+files in ``datasets/mnist/.cache/`` (git-ignored; for an installed wheel, in the user's cache
+folder ``$XDG_CACHE_HOME/mlpr/mnist/``, by default ``~/.cache/mlpr/mnist/``, so that the package
+folder holds only what pip installed), named after the checksum of their source and verified
+against the SHA-256 of the uncompressed IDX file before use, so a stale or corrupt cache is
+rebuilt rather than trusted.
 """
 
 from __future__ import annotations
@@ -50,10 +53,17 @@ __all__ = [
     "subsample",
 ]
 
-_DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "datasets"
+# an installed wheel: the package data mlpr/datasets_data/ (pyproject.toml maps the repository's
+# datasets/ there); a clone or an editable install: the repository's datasets/. The package comes
+# first: beside an installed mlpr, site-packages/datasets is another distribution's package.
+_PACKAGE_DATA_DIR = Path(__file__).resolve().parent / "datasets_data"
+_REPO_DATA_DIR = Path(__file__).resolve().parent.parent / "datasets"
+_INSTALLED = (_PACKAGE_DATA_DIR / "iris.csv").is_file()
+_DEFAULT_DATA_DIR = _PACKAGE_DATA_DIR if _INSTALLED else _REPO_DATA_DIR
 
-#: Folder of the committed datasets: the repository's ``datasets/``, or ``$MLPR_DATA_DIR`` if set.
-#: The environment variable is also read at every load, so it can be changed at run time.
+#: Folder of the committed datasets: the repository's ``datasets/``, or its copy inside an
+#: installed mlpr (``mlpr/datasets_data/``), or ``$MLPR_DATA_DIR`` if set. The environment variable
+#: is also read at every load, so it can be changed at run time.
 DATA_DIR = Path(os.environ.get("MLPR_DATA_DIR") or _DEFAULT_DATA_DIR)
 
 #: SHA-256 of every committed data file, keyed by its path relative to `DATA_DIR`.
@@ -130,6 +140,11 @@ def _sha256_file(path: Path) -> str:
 
 
 def _remedy(key: str) -> str:
+    if _INSTALLED and not os.environ.get("MLPR_DATA_DIR") and DATA_DIR == _PACKAGE_DATA_DIR:
+        return (
+            f"the file is part of the installed mlpr ({_PACKAGE_DATA_DIR}): reinstall it, e.g. "
+            f"`pip install --force-reinstall --no-deps mlpr-*.whl`"
+        )
     fix = f"restore the committed copy with `git checkout -- datasets/{key}`"
     if key.startswith("mnist/"):
         fix += (
@@ -226,8 +241,9 @@ def verify_checksum(path, expected: str | None = None) -> str:
         hint = ""
         if key in CHECKSUMS:
             hint = (
-                ". If mlpr is used outside its git repository, set MLPR_DATA_DIR to the "
-                "repository's datasets/ folder"
+                ". If mlpr runs from a copy of its sources without datasets/, install it "
+                "(`pip install .` or a wheel: the wheel carries the data) or set MLPR_DATA_DIR "
+                "to the repository's datasets/ folder"
             )
         raise FileNotFoundError(f"data file {path} is missing: {remedy}{hint}")
     got = _sha256_file(path)
@@ -418,7 +434,7 @@ def _write_cache(cache: Path, a: np.ndarray) -> None:
     """Save ``a`` atomically; silently give up if the folder cannot be written."""
     tmp = None
     try:
-        cache.parent.mkdir(exist_ok=True)
+        cache.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=cache.name, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             np.save(f, a)
@@ -436,11 +452,20 @@ def _write_cache(cache: Path, a: np.ndarray) -> None:
             Path(tmp).unlink(missing_ok=True)
 
 
+def _cache_folder(path: Path) -> Path:
+    """Where the decoded copy of the data file ``path`` is cached: beside it, except for the
+    data of an installed mlpr, which go to the user's cache folder (pip owns site-packages)."""
+    if path.parent.resolve() == (_PACKAGE_DATA_DIR / "mnist").resolve():
+        base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        return Path(base) / "mlpr" / "mnist"
+    return path.parent / _CACHE_DIRNAME
+
+
 def _load_idx_cached(key: str) -> np.ndarray:
     """Decoded content of the committed IDX file ``key``, through the verified .npy cache."""
     path, digest = _verified(key)
     expected = _IDX_SHA256[key]
-    cache = path.parent / _CACHE_DIRNAME / f"{path.name.removesuffix('.gz')}.{digest[:16]}.npy"
+    cache = _cache_folder(path) / f"{path.name.removesuffix('.gz')}.{digest[:16]}.npy"
     if cache.exists():
         a = _read_cache(cache, expected)
         if a is not None:
@@ -514,10 +539,10 @@ def load_mnist(split: str = "train") -> tuple[np.ndarray, np.ndarray]:
     Notes
     -----
     The checksum of the gzipped IDX files is verified on every call. The first call decodes them
-    (about a second for the training set) and caches the bytes in ``datasets/mnist/.cache/``;
-    later calls read the cache, after checking it against the SHA-256 of the uncompressed IDX
-    file. A corrupt cache is rebuilt with a `RuntimeWarning`; an unwritable folder just means no
-    cache.
+    (about a second for the training set) and caches the bytes in ``datasets/mnist/.cache/``
+    (an installed wheel: ``~/.cache/mlpr/mnist/``); later calls read the cache, after checking
+    it against the SHA-256 of the uncompressed IDX file. A corrupt cache is rebuilt with a
+    `RuntimeWarning`; an unwritable folder just means no cache.
     """
     X, Y = _mnist_bytes(split)
     return _pixels_to_float(X).T, Y.astype(np.int64)
