@@ -23,7 +23,10 @@ def _parser() -> argparse.ArgumentParser:
         description="Grade course-style lab solutions against mlpr: one line per task with the "
                     "measured error, its tolerance and the likely mistake. Each submission runs "
                     "in a sandboxed process of its own that holds no reference answer "
-                    "(docs/grading.md states what each isolation guarantees).")
+                    "(docs/grading.md states what each isolation guarantees).",
+        epilog="python -m mlpr.grading autograder --lab N ... --out autograder.zip writes a "
+               "Gradescope autograder (python -m mlpr.grading autograder --help); a submission "
+               "named autograder is given as ./autograder.")
     p.add_argument("submissions", nargs="*", type=Path, metavar="SUBMISSION",
                    help="a .py file or a folder of modules")
     p.add_argument("--lab", type=int, action="append", dest="labs", metavar="N",
@@ -91,7 +94,13 @@ def grade_all(submissions: Sequence[Path], jobs: int = 1, seed: int | None = Non
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m mlpr.grading``: exit 0 when every graded task passes, 1 when one fails or a
-    submission cannot be imported, 2 on a usage error."""
+    submission cannot be imported, 2 on a usage error. ``python -m mlpr.grading autograder ...``
+    writes a Gradescope autograder instead (`mlpr.grading.autograder.main`)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["autograder"]:
+        from mlpr.grading import autograder
+
+        return autograder.main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     mapping = _parse_map(args.map, parser)

@@ -1113,18 +1113,18 @@ def _logreg_cases(weighted: bool):
         mistakes = [
             Mistake("lambda", "the regulariser is lambda/2 ||w||^2 (eq. 100): this point "
                                   "minimises lambda ||w||^2",
-                        lambda l=l, pT=pT: _wb(train_logreg_binary(DTR, LTR, 2 * l, prior=pT)),
+                        lambda l=l, pT=pT: _w_and_b(train_logreg_binary(DTR, LTR, 2 * l, prior=pT)),
                         _near(1e-4)),
             Mistake("sum", "the loss term is the mean over the samples, (1/n) sum_i (eq. 100)"
                                ": this point minimises the sum",
-                        lambda l=l: _wb(train_logreg_binary(DTR, LTR, l / DTR.shape[1])),
+                        lambda l=l: _w_and_b(train_logreg_binary(DTR, LTR, l / DTR.shape[1])),
                         _near(1e-4)),
         ]
         if weighted:
             mistakes += [
                 Mistake("swapped", "pi_T weighs the class-1 (target) samples, "
                                        "pi_T / n_T, and 1 - pi_T the others (eq. 101)",
-                            lambda l=l, pT=pT: _wb(train_logreg_binary(DTR, LTR, l, 1 - pT)),
+                            lambda l=l, pT=pT: _w_and_b(train_logreg_binary(DTR, LTR, l, 1 - pT)),
                             _near(1e-4)),
                 Mistake("1/N", "each class's loss is averaged over its own samples: pi_T / n_T "
                                "and (1 - pi_T) / n_F (eq. 101), not pi_T / N and (1 - pi_T) / N",
@@ -1132,7 +1132,7 @@ def _logreg_cases(weighted: bool):
                 Mistake("unweighted", "the prior-weighted objective weighs class 1 by "
                                           "pi_T / n_T and class 0 by (1 - pi_T) / n_F (eq. 101); "
                                           "this point minimises the unweighted eq. 100",
-                            lambda l=l: _wb(train_logreg_binary(DTR, LTR, l)), _near(1e-4)),
+                            lambda l=l: _w_and_b(train_logreg_binary(DTR, LTR, l)), _near(1e-4)),
             ]
         mistakes.append(_early_stop(f, opt))
         what = f"binary iris, lambda = {l:g}" + (f", pi_T = {pT:g}" if weighted else "")
@@ -1149,10 +1149,11 @@ def _one_over_N(D, L, l, pT):
     m = pT * nT + (1 - pT) * nF
     l1, p1 = l * L.size / m, pT * nT / m
     f = logreg_obj_wrap(D, L, l1, prior=p1)
-    return objective(f, float(f(_wb(train_logreg_binary(D, L, l1, prior=p1)))[0]))
+    return objective(f, float(f(_w_and_b(train_logreg_binary(D, L, l1, prior=p1)))[0]))
 
 
-def _wb(model) -> np.ndarray:
+def _w_and_b(model) -> np.ndarray:
+    """An LR or linear SVM model's parameters as one vector ``[w, b]``."""
     return np.concatenate([model.w, [model.b]])
 
 
@@ -1218,7 +1219,7 @@ def _svm_linear():
             Mistake("K", "the labs' SVM appends the constant K to every sample and returns "
                              "b = K * w_hat[-1] (its bias is regularised, eq. 165 on the extended "
                              "data): this is the notes' free-bias SVM",
-                        lambda f=free: _wb(f), _near(1e-3)),
+                        lambda f=free: _w_and_b(f), _near(1e-3)),
             Mistake("bK", "b = K * w_hat[-1]: the weight of the constant feature times K",
                         lambda m=m, K=K: np.concatenate([m.w, [m.b / K]]), _near(1e-3)),
             _early_stop(f, opt, RTOL_SVM_LINEAR),
@@ -1569,7 +1570,7 @@ def _calibration_cases(fused: bool):
     cases = []
     for pT in (0.2, 0.5):
         f = logreg_obj_wrap(X, L, 0.0, prior=pT)
-        opt = f(_wb(train_logreg_binary(X, L, 0.0, prior=pT)))[0]
+        opt = f(_w_and_b(train_logreg_binary(X, L, 0.0, prior=pT)))[0]
         what = ("two systems' scores, fusion" if fused else "one system's scores") + \
             f", lambda = 0, pi_T = {pT:g}"
         cases.append(Case(what, (X, L, 0.0, pT), None, post=_wb_post(X.shape[0]),

@@ -437,7 +437,7 @@ def _lda_binary(code, f):
 
 
 @_adapter("compute_Sw_Sb", ("compute_Sb_Sw",))
-def _sw_sb(code, f):
+def _sw_sb_adapter(code, f):
     def compute_Sw_Sb(D, L):
         out = code.call("compute_Sb_Sw", np.asarray(D, float), np.asarray(L))
         if not isinstance(out, (tuple, list)) or len(out) != 2:
@@ -458,7 +458,7 @@ def _confusion(code, f):
 
 
 @_adapter("optimal_bayes_decisions", ("compute_optimal_Bayes_binary_llr",))
-def _obd(code, f):
+def _optimal_bayes_decisions_adapter(code, f):
     def optimal_bayes_decisions(llr, prior, Cfn=1.0, Cfp=1.0):
         s = np.asarray(llr, dtype=np.float64)
         d = code.call("compute_optimal_Bayes_binary_llr", s, prior, Cfn, Cfp)
@@ -507,7 +507,7 @@ def _bayes_decisions(code, f):
 
 
 @_adapter("empirical_bayes_risk", ("compute_empirical_Bayes_risk",))
-def _ebr(code, f):
+def _empirical_bayes_risk_adapter(code, f):
     def empirical_bayes_risk(pred, L, priors, costs, Cfp=None, normalize=True):
         if Cfp is not None or np.ndim(costs) == 0:
             raise _Unsupported("the binary (prior, Cfn, Cfp) form")
