@@ -675,6 +675,7 @@ def _mean_ll(code, X, g) -> float:
 def _train_gmm_em(code, f):
     def train_gmm_em(D, gmm, cov_type="full", psi=None, tol=1e-6, max_iter=10_000, **kwargs):
         kwargs.pop("method", None)
+        kwargs.pop("solver", None)
         if kwargs:
             raise _Unsupported(f"no counterpart of {', '.join(kwargs)}")
         X = np.asarray(D, dtype=np.float64)
@@ -711,14 +712,54 @@ def _split_gmm(code, f):
     return split_gmm
 
 
-@_adapter("train_gmm_lbg", ("train_GMM_LBG_EM",))
+def _lbg_start(code, X, cov_type: str, psi):
+    """The course's LBG start, one component: the ML Gaussian (its diagonal for "diagonal"),
+    floored at psi, with the submission's compute_mu_C and smooth_covariance_matrix where it
+    has them."""
+    from mlpr.gaussian import compute_mu_C
+    from mlpr.generative import floor_covariance
+
+    if code.has("compute_mu_C"):
+        out = code.call("compute_mu_C", X)
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise StudentFailure("compute_mu_C", "did not return (mu, C)")
+        mu = _vector(out[0], X.shape[0], "compute_mu_C", "mu").reshape(-1, 1)
+        C = np.asarray(out[1], dtype=np.float64).reshape(X.shape[0], X.shape[0])
+    else:
+        mu, C = compute_mu_C(X)
+    if cov_type == "diagonal":
+        C = np.diag(np.diag(C))
+    if psi is not None:
+        C = (np.asarray(code.call("smooth_covariance_matrix", C, psi), dtype=np.float64)
+             if code.has("smooth_covariance_matrix") else floor_covariance(C, psi))
+    return gmm_from_list([(1.0, mu, C)])
+
+
+@_adapter("train_gmm_lbg", ("split_GMM_LBG", "train_GMM_EM_Iteration"), ("train_GMM_LBG_EM",))
 def _train_gmm_lbg(code, f):
+    em = _train_gmm_em(code, f)
+
     def train_gmm_lbg(D, n_components, cov_type="full", psi=None, alpha=0.1, tol=1e-6,
-                      **kwargs):
-        if kwargs.get("return_history") or set(kwargs) - {"return_history", "max_iter",
-                                                           "method"}:
-            raise _Unsupported("train_GMM_LBG_EM returns the final model only (no history)")
+                      max_iter=10_000, return_history=False, **kwargs):
+        if set(kwargs) - {"method", "solver"}:
+            raise _Unsupported(f"no counterpart of {', '.join(kwargs)}")
         X = np.asarray(D, dtype=np.float64)
+        if code.has("split_GMM_LBG") and code.has("train_GMM_EM_Iteration"):
+            # the course's LBG loop over the submission's own split and EM step: every model
+            # and every history is the student's
+            models = [_lbg_start(code, X, cov_type, psi)]
+            histories = [[_mean_ll(code, X, models[0])]]
+            while models[-1].n_components < n_components:
+                out = code.call("split_GMM_LBG", models[-1].to_list(), alpha,
+                                **_quiet(code, "split_GMM_LBG"))
+                g, history = em(X, _student_gmm(out, "split_GMM_LBG").to_list(), cov_type, psi,
+                                tol, max_iter=max_iter)
+                models.append(g)
+                histories.append(history)
+            return (models, histories) if return_history else models
+        if return_history:
+            raise _Unsupported("train_GMM_LBG_EM returns the final model only (no history); "
+                               "split_GMM_LBG and train_GMM_EM_Iteration give it")
         models, M = [], 1
         while M <= n_components:  # the course returns the final model: one run per size
             out = code.call("train_GMM_LBG_EM", X, M, covType=_COV[cov_type], psiEig=psi,
