@@ -74,6 +74,7 @@ def grade_all(submissions: Sequence[Path], jobs: int = 1, seed: int | None = Non
     """Grade ``submissions``, ``jobs`` at a time, each in a sandbox of its own: the references
     are computed once, before the first submission starts. Returns the `runner.Report` s."""
     seed = secrets.randbelow(2**31) if seed is None else seed
+    jobs = max(1, min(jobs, 64))  # one user id per concurrent sandbox (sandbox.uid_for)
     catalogue.set_seed(seed)
     for t in catalogue.tasks(options.get("labs"), everything=options.get("extra", False)).values():
         t.cases()  # every reference, once per run

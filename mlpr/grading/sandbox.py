@@ -40,8 +40,15 @@ from pathlib import Path
 __all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "Sandbox"]
 
 ISOLATIONS = ("bubblewrap", "user", "process")
-#: First user id of the sandboxes (one per concurrent submission: 61000, 61001, ...).
-BASE_UID = 61000
+#: First user id of the sandboxes: each grading process takes a block of 64 ids after it (from
+#: its process id), one per concurrent submission, so that two graders on one machine never kill
+#: each other's sandboxes.
+BASE_UID = 100_000
+
+
+def uid_for(slot: int) -> int:
+    """The user id of this process's sandbox ``slot``."""
+    return BASE_UID + (os.getpid() % 50_000) * 64 + slot % 64
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,12 +135,12 @@ def describe(kind: str) -> str:
 
 class Sandbox:
     """One submission's process: ``python -I harness.py SUBMISSION IN_FD OUT_FD`` under the
-    isolation ``kind``, in ``workdir`` (prepared by `stage`), as user ``BASE_UID + slot``."""
+    isolation ``kind``, in ``workdir`` (prepared by `stage`), as user ``uid_for(slot)``."""
 
     def __init__(self, kind: str, workdir: Path, submission_name: str, slot: int = 0,
                  limits: Limits | None = None):
         self.kind, self.workdir, self.limits = kind, Path(workdir), limits or Limits()
-        self.uid = BASE_UID + slot
+        self.uid = uid_for(slot)
         self.submission_name = submission_name
         self.proc: subprocess.Popen | None = None
 
@@ -155,7 +162,7 @@ class Sandbox:
         for name, src in files.items():
             shutil.copy(src, workdir / "work" / name)
         if kind == "user":
-            uid = BASE_UID + slot
+            uid = uid_for(slot)
             for root, dirs, names in os.walk(workdir):
                 for n in dirs + names:
                     os.lchown(os.path.join(root, n), uid, uid)
