@@ -195,7 +195,7 @@ def main(argv=None) -> None:
             if sklearn else None)
     report("k-NN k=5 predict, PCA 50", t, t_lim, t_sk, "sklearn KNN brute",
            "float64 matmul per block")
-    assert np.array_equal(knn.predict(ZTE), knn.predict(ZTE, method="reference"))
+    assert np.array_equal(knn.predict(ZTE), knn.predict(ZTE, solver="reference"))
 
     # -- evaluation on 10^6 scores: one sort each ---------------------------------------------
     n = 1_000_000

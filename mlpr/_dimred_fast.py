@@ -2,7 +2,7 @@
 
 `mlpr.dimred.fit_pca` with ``solver="reference"`` computes the ML covariance as the notes write it
 (`mlpr.gaussian.compute_mu_C`: the mean, then ``1/N (D - mu)(D - mu)^T``) and takes the m leading
-eigenvectors. This module computes the same numbers (``solver="fast"``, the default), and
+eigenvectors. This module computes the same numbers (``solver="auto"``, the default), and
 `tests/test_dimred.py` holds the two equal (eigenvectors up to rounding after the sign
 convention, eigenvalues and trace to 1e-10 relative). What differs, and why:
 

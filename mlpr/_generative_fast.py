@@ -2,8 +2,8 @@
 
 `mlpr.generative.GaussianClassifier.scores` evaluates, for each class, the Gaussian
 log-density the notes write (eq. 54 with the shared covariance of eq. 69 for the tied model, the
-product of 1-D Gaussians of eq. 66 for naive Bayes) with ``method="reference"``; the functions
-here compute the same (K, N) scores for all classes at once (``method="fast"``, the default), and
+product of 1-D Gaussians of eq. 66 for naive Bayes) with ``solver="reference"``; the functions
+here compute the same (K, N) scores for all classes at once (``solver="auto"``, the default), and
 `tests/test_generative.py` holds the two equal to 1e-10 relatively. What differs, and why:
 
 * Tied (`scores_tied`): with a shared covariance the quadratic term of the log-density is the

@@ -1,8 +1,8 @@
 """The fast EM step of `mlpr.gmm`: the same E-step and M-step statistics, arranged for speed.
 
 `mlpr.gmm.em_step` shows the E-step (eq. 191) and the statistics N_c, F_c, S_c of the M-step
-(eq. 199-201) as the notes write them (``method="reference"``); this module computes the same
-numbers (``method="fast"``, the default of `em_step`, `train_gmm_em` and `train_gmm_lbg`), and
+(eq. 199-201) as the notes write them (``solver="reference"``); this module computes the same
+numbers (``solver="auto"``, the default of `em_step`, `train_gmm_em` and `train_gmm_lbg`), and
 `tests/test_gmm.py` holds the two equal to 1e-10 relatively. What differs, and why:
 
 * E-step (`posterior`): one exponential serves both the responsibilities and the log-density

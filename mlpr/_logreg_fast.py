@@ -1,14 +1,14 @@
 """The fast objective of `mlpr.logreg.train_logreg_binary`: the same function, cheaper products.
 
 `mlpr.logreg._binary_fg` evaluates eq. (100)/(101) and its gradient as the notes write them
-(``method="reference"``): the scores ``s = w^T X + b`` and the gradient ``X g_s + lambda w``, two
+(``solver="reference"``): the scores ``s = w^T X + b`` and the gradient ``X g_s + lambda w``, two
 passes over the dense (D, N) data per evaluation. L-BFGS spends almost all its time there, and
 both products only read the data: on data that are mostly zeros (raw MNIST pixels: 18% of the
 entries of a digit pair are not zero) the same products over the non-zero entries alone, in
 compressed sparse rows, read about a third of the bytes. One sparse copy serves both products:
 its rows are the samples (for ``s``), and its transpose, in compressed sparse columns, gives
 ``X g_s`` with the same sums (a second copy, by features, cost more to build than the products
-it served on a digit pair). ``method="fast"`` (the default of the
+it served on a digit pair). ``solver="auto"`` (the default of the
 trainer) uses them when at most ``MAX_DENSITY`` of the entries are non-zero, and the dense
 products otherwise. The sums are the same up to their order, so objective and gradient agree
 with the reference to rounding, and `tests/test_logreg.py` holds both the evaluations and the

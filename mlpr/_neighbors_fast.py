@@ -1,8 +1,8 @@
 """The fast k-nearest-neighbour search of `mlpr.neighbors`: the same neighbours, found faster.
 
-`mlpr.neighbors.KNNClassifier.kneighbors` with ``method="reference"`` computes every squared
+`mlpr.neighbors.KNNClassifier.kneighbors` with ``solver="reference"`` computes every squared
 distance from the differences, ``sum_f (x_f - q_f)^2``, and sorts them (ties by training index).
-This module returns the same neighbours and the same distances, bit for bit (``method="fast"``,
+This module returns the same neighbours and the same distances, bit for bit (``solver="auto"``,
 the default), and `tests/test_neighbors.py` holds the two equal. For each block of queries:
 
 1. the expansion ``||x - mu||^2 - 2 (q - mu)^T (x - mu)`` of every squared distance (without the

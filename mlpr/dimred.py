@@ -40,6 +40,7 @@ from .utils import (
     check_finite_statistic,
     check_int,
     check_real,
+    check_solver,
     check_vector,
     model,
     vcol,
@@ -67,7 +68,6 @@ __all__ = [
 ]
 
 _PCA_METHODS = ("eigh", "svd")
-_PCA_SOLVER_CHOICES = ("fast", "reference")
 _LDA_METHODS = ("geig", "jointdiag")
 _LDA_BASES = ("sw", "orthonormal")
 _THRESHOLDS = ("midpoint", "min_error")
@@ -145,6 +145,9 @@ class PCAModel:
         (1/N) covariance matrix, in decreasing order.
     total_variance : float
         Trace of the ML covariance matrix, the sum of all D eigenvalues.
+    solver : str
+        How C was formed (`fit_pca`): ``"auto"`` (the private fast path) or ``"reference"``
+        (eq. 3 as written; also for ``method="svd"``, which has one form).
 
     Notes
     -----
@@ -155,6 +158,7 @@ class PCAModel:
     mu: np.ndarray
     eigenvalues: np.ndarray
     total_variance: float
+    solver: str = "auto"
 
     def transform(self, D) -> np.ndarray:
         """Project ``D`` (D, N) onto the principal directions: ``P^T D``, shape (m, N).
@@ -269,7 +273,7 @@ def n_components_for_variance(eigenvalues, fraction: float) -> int:
     return eigs.size if m is None else m
 
 
-def fit_pca(D, m: int, method: str = "eigh", solver: str = "fast") -> PCAModel:
+def fit_pca(D, m: int, method: str = "eigh", solver: str = "auto") -> PCAModel:
     r"""Learn the m leading principal directions of ``D``.
 
     Parameters
@@ -283,12 +287,13 @@ def fit_pca(D, m: int, method: str = "eigh", solver: str = "fast") -> PCAModel:
         (D, N) x (N, D) matrix product; fastest when N >> D (MNIST: about 20x faster than SVD).
         ``"svd"``: singular value decomposition of the centred data matrix, ``U`` of
         ``D - mu = U Sigma V^T`` and eigenvalues ``sigma^2 / N``; avoids forming C.
-    solver : {"fast", "reference"}, default "fast"
+    solver : {"auto", "reference"}, default "auto"
         How ``"eigh"`` forms C (``"svd"`` has one solver). ``"reference"``: C as eq. (3) writes
         it, the mean then the centred product (`mlpr.gaussian.compute_mu_C`), in `_pca_eigh`.
-        ``"fast"``: the same two-pass covariance accumulated block by block with BLAS ``dsyrk``
+        ``"auto"``: the same two-pass covariance accumulated block by block with BLAS ``dsyrk``
         (one triangle) in the private module ``mlpr._dimred_fast``; equal to the reference to
-        rounding (tested).
+        rounding (tested). ``"fast"`` is its deprecated spelling (warns). The model records
+        the one that ran.
 
     Returns
     -------
@@ -314,8 +319,8 @@ def fit_pca(D, m: int, method: str = "eigh", solver: str = "fast") -> PCAModel:
     are as accurate on data far from the origin as near it.
     """
     check_choice(method, "method", _PCA_METHODS)
-    check_choice(solver, "solver", _PCA_SOLVER_CHOICES)
-    fast = method == "eigh" and solver == "fast"  # it finds NaN and inf through the mean
+    solver = check_solver(solver, where="fit_pca")
+    fast = method == "eigh" and solver == "auto"  # it finds NaN and inf through the mean
     D = check_data(D, check_finite=not fast)  # the solvers warn when D looks transposed
     m = check_int(m, "m", low=1)
     if m > D.shape[0]:
@@ -325,7 +330,8 @@ def fit_pca(D, m: int, method: str = "eigh", solver: str = "fast") -> PCAModel:
         )
     P, eigs, mu, total = (_dimred_fast.pca_eigh if fast else _PCA_SOLVERS[method])(D, m)
     P = np.ascontiguousarray(_fix_signs(P))
-    return PCAModel(P=P, mu=mu, eigenvalues=np.maximum(eigs, 0.0), total_variance=total)
+    return PCAModel(P=P, mu=mu, eigenvalues=np.maximum(eigs, 0.0), total_variance=total,
+                    solver="auto" if fast else "reference")
 
 
 def _pca_eigh(D: np.ndarray, m: int):
@@ -357,7 +363,7 @@ def _pca_svd(D: np.ndarray, m: int):
 _PCA_SOLVERS = {"eigh": _pca_eigh, "svd": _pca_svd}
 
 
-def PCA(D, m: int, method: str = "eigh", solver: str = "fast") -> np.ndarray:
+def PCA(D, m: int, method: str = "eigh", solver: str = "auto") -> np.ndarray:
     """Project ``D`` (D, N) onto its m leading principal directions, shape (m, N).
 
     Same as ``fit_pca(D, m, method, solver).transform(D)``: ``P^T D`` with the uncentred data,

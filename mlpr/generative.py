@@ -51,11 +51,11 @@ its estimate (eq. 59, 68, 70) in its own body, from the class means and covarian
 computed from the samples centred on their class mean, as the formula is written, so it is
 accurate to rounding (about 1e-15 of its largest entry) on data far from the origin too.
 
-Scores: each kind has a scorer written as the notes write the density (``method="reference"``
+Scores: each kind has a scorer written as the notes write the density (``solver="reference"``
 of `GaussianClassifier.scores`: the Gaussian log-density of `mlpr.gaussian.logpdf_GAU_ND_chol`,
 the library's one implementation of it, for the full and tied kinds; a sum of 1-D Gaussian
 log-densities for the naive kinds) and a fast form that computes the same scores for all classes
-at once (``method="fast"``, the default; `mlpr._generative_fast`), tested equal to 1e-10.
+at once (``solver="auto"``, the default; `mlpr._generative_fast`), tested equal to 1e-10.
 
 Singular covariances (constant pixels of MNIST, fewer samples than features) are an error naming
 the class; the remedies are PCA first, or the explicit eigenvalue floor ``psi``
@@ -94,6 +94,7 @@ from .utils import (
     check_labels,
     check_pseudo_count,
     check_real,
+    check_solver,
     model,
     vcol,
 )
@@ -295,18 +296,20 @@ class GaussianClassifier(_Generative):
         C = self.C if self.tied else self.C[k]
         return np.diag(C) if self.kind in _DIAGONAL_KINDS else C
 
-    def scores(self, D, method: str = "fast") -> np.ndarray:
+    def scores(self, D, solver: str = "auto", *, method: str | None = None) -> np.ndarray:
         r"""Class-conditional log-densities of the columns of ``D``, shape (K, N).
 
         Parameters
         ----------
         D : array_like, shape (D, N)
             One sample per column (a 1-D array of length D is a single sample).
-        method : {"fast", "reference"}, default "fast"
+        solver : {"auto", "reference"}, default "auto"
             ``"reference"``: each class's log-density as the notes write it (`_scores_full`,
-            `_scores_tied_reference`, `_scores_naive_reference`). ``"fast"``: the same scores
+            `_scores_tied_reference`, `_scores_naive_reference`). ``"auto"``: the same scores
             (equal to 1e-10 relatively, tested) for all classes at once, the tied and naive
             kinds by matrix products (`mlpr._generative_fast`); the MVG has one form.
+        method : {"fast", "reference"}, optional
+            Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
         Returns
         -------
@@ -324,14 +327,16 @@ class GaussianClassifier(_Generative):
 
         (eq. 54 for the MVG, the shared covariance of eq. 69 for the tied model, the product of
         1-D Gaussians of eq. 66 for the naive kinds), computed by the scorer of the model's kind
-        and ``method`` (`_SCORERS`).
+        and ``solver`` (`_SCORERS`).
         """
         # NaN or inf in D make the scores of their columns NaN or inf, so the diagonal kinds
         # check their (K, N) scores below instead of making a pass over the (D, N) data; the
         # full kinds check D first, as logpdf_GAU_ND_chol would name it X
         diagonal = self.kind in _DIAGONAL_KINDS
         X = check_data(D, n_features=self.n_features, allow_1d=True, check_finite=not diagonal)
-        scorer = _SCORERS[check_choice(method, "method", tuple(_SCORERS))][self.kind]
+        solver = check_solver(solver, method, where="GaussianClassifier.scores",
+                              choices=tuple(_SCORERS))
+        scorer = _SCORERS[solver][self.kind]
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             S = scorer(X, self.mu, self.C)  # log N(x | mu_k, C_k), eq. (54), (66), (69)
         return check_finite_result(S, X, "D", what="the class log-likelihoods",
@@ -365,11 +370,11 @@ def _scores_naive_reference(X: np.ndarray, mu: np.ndarray, var: np.ndarray) -> n
         for m, v in zip(mu.T, var)])
 
 
-# method -> kind -> scorer: the documented choice of `GaussianClassifier.scores`
+# solver -> kind -> scorer: the documented choice of `GaussianClassifier.scores`
 _SCORERS = {
     "reference": {"mvg": _scores_full, "naive": _scores_naive_reference,
                   "tied": _scores_tied_reference, "tied_naive": _scores_naive_reference},
-    "fast": {"mvg": _scores_full, "naive": _generative_fast.scores_diagonal,
+    "auto": {"mvg": _scores_full, "naive": _generative_fast.scores_diagonal,
              "tied": _generative_fast.scores_tied,
              "tied_naive": _generative_fast.scores_diagonal},
 }

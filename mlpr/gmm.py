@@ -65,6 +65,7 @@ from .utils import (
     check_int,
     check_real,
     check_rng,
+    check_solver,
     model,
 )
 
@@ -146,6 +147,10 @@ class GMM:
         Covariances, symmetric positive definite. Diagonal and tied models hold their diagonal or
         shared matrices in full.
 
+    solver : str or None
+        The E- and M-step that trained it (``"auto"``: the fast path, ``"reference"``: the
+        notes' formulas; see `em_step`); None for a model built from given parameters.
+
     Construction validates every field: a negative weight, weights not summing to one, shapes that
     disagree or a covariance that is not symmetric positive definite raise ``ValueError``.
     Models compare (``==``) and hash by value.
@@ -154,6 +159,7 @@ class GMM:
     w: np.ndarray
     mu: np.ndarray
     C: np.ndarray
+    solver: str | None = None
 
     def __post_init__(self):
         w, mu, C = _check_shapes(self.w, self.mu, self.C)
@@ -308,8 +314,8 @@ def _full(C: np.ndarray, cov_type: str, M: int) -> np.ndarray:
     return C
 
 
-def _gmm(w, mu, C, cov_type) -> GMM:
-    return GMM(w=w, mu=mu, C=_full(C, cov_type, w.size))
+def _gmm(w, mu, C, cov_type, solver: str | None = None) -> GMM:
+    return GMM(w=w, mu=mu, C=_full(C, cov_type, w.size), solver=solver)
 
 
 def _variances(C: np.ndarray, cov_type: str) -> np.ndarray:
@@ -487,7 +493,7 @@ def sample_GMM(gmm, n: int, rng: np.random.Generator, return_components: bool = 
 # ------------------------------------------------------------------------------------------------
 # EM (section 9.3): the E-step is `_e_step` above; the M-step as the notes write it, then the
 # checks. The same step arranged for speed (BLAS syrk, statistics reused across iterations) is in
-# `mlpr._gmm_fast`; `_METHODS` is the one table that chooses.
+# `mlpr._gmm_fast`; `_SOLVERS` is the one table that chooses.
 
 
 def _statistics(X: np.ndarray, gamma: np.ndarray):
@@ -517,10 +523,10 @@ def _m_step_reference(X: np.ndarray, gamma: np.ndarray, Nc: np.ndarray, cov_type
     return w, mu, C
 
 
-# method -> (E-step, M-step): the documented choice of `em_step`, `train_gmm_em`, `train_gmm_lbg`
-_METHODS = {
+# solver -> (E-step, M-step): the documented choice of `em_step`, `train_gmm_em`, `train_gmm_lbg`
+_SOLVERS = {
     "reference": (_e_step, _m_step_reference),
-    "fast": (_gmm_fast.posterior, _gmm_fast.m_step),
+    "auto": (_gmm_fast.posterior, _gmm_fast.m_step),
 }
 
 
@@ -539,12 +545,12 @@ def _check_responsible(Nc: np.ndarray) -> None:
         raise _Singular(int(empty[0]), "it is responsible for no sample (N_c = 0)", empty=True)
 
 
-def _m_step(X, gamma, cov_type, psi, method="fast", cache=None):
-    """One M-step (eq. 199-201) on the samples X by ``method``: weights, means, covariances
+def _m_step(X, gamma, cov_type, psi, solver="auto", cache=None):
+    """One M-step (eq. 199-201) on the samples X by ``solver``: weights, means, covariances
     (stored for ``cov_type``), floored after the diagonal or tied step (9.4)."""
     Nc = gamma.sum(axis=1)  # N_c
     _check_responsible(Nc)
-    w, mu, C = _METHODS[method][1](X, gamma, Nc, cov_type, {} if cache is None else cache)
+    w, mu, C = _SOLVERS[solver][1](X, gamma, Nc, cov_type, {} if cache is None else cache)
     return w, mu, (C if psi is None else _FLOOR[cov_type](C, psi))
 
 
@@ -579,8 +585,8 @@ def _degenerate(exc: _Singular, history, gmm) -> DegenerateComponentError:
                                     exc.c, history, gmm)
 
 
-def _check_method(method) -> str:
-    return check_choice(method, "method", tuple(_METHODS))
+def _check_solver(solver, method, where: str) -> str:
+    return check_solver(solver, method, where=where, choices=tuple(_SOLVERS))
 
 
 def _check_sizes(M: int, X: np.ndarray, name: str = "D", what: str = "") -> None:
@@ -658,7 +664,7 @@ def gmm_statistics(D, gamma) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
-            method: str = "fast") -> GMM:
+            solver: str = "auto", method: str | None = None) -> GMM:
     r"""One EM iteration from ``gmm``: E-step responsibilities, M-step re-estimation.
 
     Parameters
@@ -673,12 +679,14 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
         Eigenvalue floor applied to every re-estimated covariance (after the diagonal or tied
         step). ``None`` (the default): no floor. The course's labs pass ``psi=0.01``
         explicitly.
-    method : {"fast", "reference"}, default "fast"
+    solver : {"auto", "reference"}, default "auto"
         ``"reference"``: the E-step and the M-step statistics as the notes write them
-        (`_e_step`, `_statistics`, `_m_step_reference`, beside this function). ``"fast"``: the
+        (`_e_step`, `_statistics`, `_m_step_reference`, beside this function). ``"auto"``: the
         same numbers (equal to 1e-10 relatively, tested) with the scatter matrices by BLAS syrk
         and the statistics that do not depend on the responsibilities reused
-        (`mlpr._gmm_fast`).
+        (`mlpr._gmm_fast`). The returned model records it (``GMM.solver``).
+    method : {"fast", "reference"}, optional
+        Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
     Returns
     -------
@@ -716,10 +724,10 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
     X, g = _checked_input(D, gmm)
     cov_type = _check_cov_type(cov_type)
     psi = _check_psi(psi)
-    method = _check_method(method)
+    solver = _check_solver(solver, method, "em_step")
     _check_sizes(g.n_components, X)
     _warn_if_psi_dominates(X, psi)
-    e_step, m_step = _METHODS[method]  # "reference": `_e_step`, `_m_step_reference`
+    e_step, m_step = _SOLVERS[solver]  # "reference": `_e_step`, `_m_step_reference`
     try:
         gamma = e_step(_joint(X, g))[0]  # eq. (191): gamma_c,i = P(c | x_i)
         Nc = gamma.sum(axis=1)  # N_c = sum_i gamma_c,i
@@ -730,10 +738,10 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
         _check_factors(C, cov_type)
     except _Singular as exc:
         raise _degenerate(exc, [], g) from None
-    return _gmm(w, mu, C, cov_type)
+    return _gmm(w, mu, C, cov_type, solver)
 
 
-def _em(X, g: GMM, cov_type, psi, tol, max_iter, method="fast"):
+def _em(X, g: GMM, cov_type, psi, tol, max_iter, solver="auto"):
     """EM from ``g`` until the average log-likelihood gains less than ``tol`` (9.3).
 
     Works on data centred at their mean (the likelihood is translation invariant), which keeps
@@ -744,13 +752,13 @@ def _em(X, g: GMM, cov_type, psi, tol, max_iter, method="fast"):
     """
     x0 = X.mean(axis=1, keepdims=True)
     Xc = X - x0
-    data_var, cache, e_step = Xc.var(axis=1), {}, _METHODS[method][0]
+    data_var, cache, e_step = Xc.var(axis=1), {}, _SOLVERS[solver][0]
     (C, kind), w, mu = _stored(g.C), g.w, g.mu - x0
     gamma, logf = e_step(_log_joint(Xc, w, mu, C, kind))
     history = [float(logf.mean())]
     for _ in range(max_iter):
         try:
-            w1, mu1, C1 = _m_step(Xc, gamma, cov_type, psi, method, cache)  # eq. (199)-(201)
+            w1, mu1, C1 = _m_step(Xc, gamma, cov_type, psi, solver, cache)  # eq. (199)-(201)
             _check_components(C1, cov_type, data_var)  # singular C1: `_log_joint` names it
             gamma, logf = e_step(_log_joint(Xc, w1, mu1, C1, cov_type))  # eq. (191), (188)
         except _Singular as exc:
@@ -758,15 +766,16 @@ def _em(X, g: GMM, cov_type, psi, tol, max_iter, method="fast"):
         w, mu, C, kind = w1, mu1, C1, cov_type
         history.append(float(logf.mean()))
         if history[-1] - history[-2] < tol:  # the course's criterion on the average ll
-            return _gmm(w, mu + x0, C, kind), history
+            return _gmm(w, mu + x0, C, kind, solver), history
     warnings.warn(f"EM did not converge in max_iter={max_iter} iterations (last gain of the "
                   f"average log-likelihood {history[-1] - history[-2]:.3g} >= tol={tol:g})",
                   ConvergenceWarning, stacklevel=3)
-    return _gmm(w, mu + x0, C, kind), history
+    return _gmm(w, mu + x0, C, kind, solver), history
 
 
 def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: float = 1e-6,
-                 max_iter: int = 10_000, method: str = "fast") -> tuple[GMM, list[float]]:
+                 max_iter: int = 10_000, solver: str = "auto",
+                 method: str | None = None) -> tuple[GMM, list[float]]:
     r"""Train a GMM by EM from the initial model ``gmm``.
 
     Parameters
@@ -787,8 +796,10 @@ def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: 
         f(x_i)` by less than ``tol`` (the course's criterion); at least one iteration is run.
     max_iter : int
         Iteration cap; reaching it warns (`mlpr.utils.ConvergenceWarning`).
-    method : {"fast", "reference"}, default "fast"
-        The E- and M-step of each iteration (see `em_step`).
+    solver : {"auto", "reference"}, default "auto"
+        The E- and M-step of each iteration (see `em_step`); the model records it.
+    method : {"fast", "reference"}, optional
+        Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
     Returns
     -------
@@ -821,10 +832,10 @@ def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: 
     psi = _check_psi(psi)
     tol = _check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
     max_iter = check_int(max_iter, "max_iter", low=1)
-    method = _check_method(method)
+    solver = _check_solver(solver, method, "train_gmm_em")
     _check_sizes(g.n_components, X)
     _warn_if_psi_dominates(X, psi)
-    return _em(X, g, cov_type, psi, tol, max_iter, method)
+    return _em(X, g, cov_type, psi, tol, max_iter, solver)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -886,13 +897,14 @@ def _ml_start(X, cov_type, psi, name="D") -> GMM:
             f"floor psi or reduce the dimension with PCA first", 0) from None
 
 
-def _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, method="fast", name="D"):
+def _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, solver="auto", name="D"):
     """LBG on validated samples X: the ML Gaussian, then split and EM up to ``n_components``;
     the models and their EM histories."""
-    models = [_ml_start(X, cov_type, psi, name)]
+    start = _ml_start(X, cov_type, psi, name)
+    models = [GMM(w=start.w, mu=start.mu, C=start.C, solver=solver)]
     histories = [[float(logsumexp(_joint(X, models[0]), axis=0).mean())]]
     while models[-1].n_components < n_components:
-        g, history = _em(X, split_gmm(models[-1], alpha), cov_type, psi, tol, max_iter, method)
+        g, history = _em(X, split_gmm(models[-1], alpha), cov_type, psi, tol, max_iter, solver)
         models.append(g)
         histories.append(history)
     return models, histories
@@ -900,7 +912,8 @@ def _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, method="fast", na
 
 def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | None = None,
                   alpha: float = 0.1, tol: float = 1e-6, max_iter: int = 10_000,
-                  return_history: bool = False, method: str = "fast"):
+                  return_history: bool = False, solver: str = "auto",
+                  method: str | None = None):
     r"""Train GMMs of 1, 2, 4, ..., ``n_components`` components by LBG splitting and EM.
 
     Parameters
@@ -919,8 +932,10 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
         EM stopping rule after each split (`train_gmm_em`).
     return_history : bool
         Also return, for every model, its EM history of average log-likelihoods.
-    method : {"fast", "reference"}, default "fast"
-        The E- and M-step of each EM iteration (see `em_step`).
+    solver : {"auto", "reference"}, default "auto"
+        The E- and M-step of each EM iteration (see `em_step`); the models record it.
+    method : {"fast", "reference"}, optional
+        Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
     Returns
     -------
@@ -954,10 +969,10 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
     tol = _check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
     max_iter = check_int(max_iter, "max_iter", low=1)
     return_history = check_bool(return_history, "return_history")
-    method = _check_method(method)
+    solver = _check_solver(solver, method, "train_gmm_lbg")
     _check_sizes(n_components, X)
     _warn_if_psi_dominates(X, psi)
-    models, histories = _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, method)
+    models, histories = _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, solver)
     return (models, histories) if return_history else models
 
 
@@ -1144,7 +1159,7 @@ def train_gmm_hard_em(D, gmm, cov_type: str = "full", psi: float | None = None,
     cache, data_var = {}, X.var(axis=1)
 
     def m_step(X, Z01):
-        w, mu, C = _m_step(X, Z01, cov_type, psi, "fast", cache)  # eq. (199)-(201), 0/1 gammas
+        w, mu, C = _m_step(X, Z01, cov_type, psi, "auto", cache)  # eq. (199)-(201), 0/1 gammas
         _check_components(C, cov_type, data_var)
         _check_factors(C, cov_type)
         return w, mu, C
@@ -1217,7 +1232,7 @@ def _check_components_per_class(n_components, K: int) -> list[int]:
     return [_check_power_of_two(v, f"n_components[{k}]") for k, v in enumerate(n)]
 
 
-def _class_lbg(X, L, K, n_per_class, cov_type, psi, alpha, tol, max_iter, method):
+def _class_lbg(X, L, K, n_per_class, cov_type, psi, alpha, tol, max_iter, solver):
     """LBG for the samples of each class k = 0..K-1 (validated X, L and settings)."""
     out = []
     for k in range(K):
@@ -1225,18 +1240,18 @@ def _class_lbg(X, L, K, n_per_class, cov_type, psi, alpha, tol, max_iter, method
         _check_sizes(n_per_class[k], Xk, "D", f" in class {k}")
         _warn_if_psi_dominates(Xk, psi, f"D (class {k})")
         try:
-            out.append(_lbg(Xk, n_per_class[k], cov_type, psi, alpha, tol, max_iter, method)[0])
+            out.append(_lbg(Xk, n_per_class[k], cov_type, psi, alpha, tol, max_iter, solver)[0])
         except DegenerateComponentError as exc:
             raise DegenerateComponentError(f"class {k}: {exc}", exc.component, exc.history,
                                            exc.gmm) from None
     return out
 
 
-def _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, method):
+def _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method, where):
     return (_check_cov_type(cov_type), _check_psi(psi),
             _check_positive(alpha, "alpha", "the split displacement"),
             _check_positive(tol, "tol", "the stopping gain of the average log-likelihood"),
-            check_int(max_iter, "max_iter", low=1), _check_method(method))
+            check_int(max_iter, "max_iter", low=1), _check_solver(solver, method, where))
 
 
 def _check_classes(L: np.ndarray) -> int:
@@ -1257,7 +1272,7 @@ def _train_classifier(X, L, K, n_components, settings) -> GMMClassifier:
 
 def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float | None = None,
                          alpha: float = 0.1, tol: float = 1e-6, max_iter: int = 10_000,
-                         method: str = "fast") -> GMMClassifier:
+                         solver: str = "auto", method: str | None = None) -> GMMClassifier:
     r"""Train a GMM classifier: one LBG-trained GMM per class.
 
     Parameters
@@ -1267,7 +1282,7 @@ def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float 
         Labels 0..K-1, K >= 2, every class present.
     n_components : int or sequence of K ints
         Components of each class's GMM (powers of two, at most the class's samples).
-    cov_type, alpha, tol, max_iter, method
+    cov_type, alpha, tol, max_iter, solver, method
         As in `train_gmm_lbg`.
     psi : float or None, default None
         Eigenvalue floor of every class's GMM, as in `train_gmm_lbg`. ``None`` (the default): no
@@ -1289,13 +1304,15 @@ def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float 
     (eq. 203).
     """
     X, L = check_data_labels(D, L)
-    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, method)
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method,
+                                    "train_gmm_classifier")
     return _train_classifier(X, L, _check_classes(L), n_components, settings)
 
 
 def lbg_gmm_classifiers(D, L, n_components: int, cov_type: str = "full",
                         psi: float | None = None, alpha: float = 0.1, tol: float = 1e-6,
-                        max_iter: int = 10_000, method: str = "fast") -> dict[int, GMMClassifier]:
+                        max_iter: int = 10_000, solver: str = "auto",
+                        method: str | None = None) -> dict[int, GMMClassifier]:
     r"""The GMM classifiers of every LBG size 1, 2, 4, ..., ``n_components`` from one LBG run per
     class (the course's tables), as ``{M: GMMClassifier}``.
 
@@ -1304,7 +1321,8 @@ def lbg_gmm_classifiers(D, L, n_components: int, cov_type: str = "full",
     ``train_gmm_classifier(D, L, M, ...)``.
     """
     X, L = check_data_labels(D, L)
-    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, method)
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method,
+                                    "lbg_gmm_classifiers")
     K = _check_classes(L)
     n = _check_power_of_two(n_components, "n_components")
     models = _class_lbg(X, L, K, [n] * K, *settings)
@@ -1347,7 +1365,8 @@ class OpenSetClassifier:
 def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
                               cov_type: str = "full", psi: float | None = None,
                               alpha: float = 0.1, tol: float = 1e-6,
-                              max_iter: int = 10_000, method: str = "fast") -> OpenSetClassifier:
+                              max_iter: int = 10_000, solver: str = "auto",
+                              method: str | None = None) -> OpenSetClassifier:
     r"""Train an open-set classifier: GMMs of the K known classes and a GMM of an unlabelled pool.
 
     Parameters
@@ -1362,7 +1381,7 @@ def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
         Components of each known class (1 = a Gaussian).
     n_other : int
         Components of the pool's GMM (a power of two).
-    cov_type, alpha, tol, max_iter, method
+    cov_type, alpha, tol, max_iter, solver, method
         As in `train_gmm_lbg`, for every GMM.
     psi : float or None, default None
         Eigenvalue floor of every GMM, as in `train_gmm_lbg`. ``None`` (the default): no floor.
@@ -1385,7 +1404,8 @@ def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
     decisions are only as good as the models.
     """
     X, L = check_data_labels(D, L)
-    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, method)
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method,
+                                    "train_open_set_classifier")
     known = _train_classifier(X, L, int(L.max()) + 1, n_components, settings)  # K = 1 allowed
     P = check_data(D_pool, "D_pool", n_features=X.shape[0], unlabelled=True)
     n_other = _check_power_of_two(n_other, "n_other")

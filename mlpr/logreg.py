@@ -78,6 +78,7 @@ from scipy.special import expit, logsumexp
 
 from . import _logreg_fast
 from .utils import (
+    SOLVERS,
     ConvergenceWarning,
     check_array,
     check_binary_labels,
@@ -93,7 +94,9 @@ from .utils import (
     check_real,
     check_rng,
     check_scale,
+    check_solver,
     model,
+    warn_deprecated,
 )
 
 __all__ = [
@@ -123,8 +126,7 @@ _GD_MAXITER = 100000
 _NEWTON_MAXITER = 100
 _ARMIJO = 1e-4  # sufficient-decrease constant of the backtracking line searches
 _HALVINGS = 60  # a line search gives up after this many halvings of the step
-_SOLVERS = ("lbfgs", "gd", "newton")
-_METHODS = ("fast", "reference")  # how train_logreg_binary evaluates its objective
+_OPTIMIZERS = ("lbfgs", "gd", "newton")
 _SOLVER_NAMES = {"lbfgs": "L-BFGS", "gd": "gradient descent", "newton": "Newton's method"}
 _DEFAULT_MAXITER = {"lbfgs": _LBFGS_MAXITER, "gd": _GD_MAXITER, "newton": _NEWTON_MAXITER}
 # newton_finish=None finishes L-BFGS with Newton steps when forming and solving with the Hessian
@@ -174,25 +176,44 @@ def _check_positive(x, name: str) -> float:
     return check_real(x, name, low=0.0, strict=True)
 
 
-def _check_newton_finish(newton_finish, solver: str = "lbfgs") -> bool | None:
+def _check_newton_finish(newton_finish, optimizer: str = "lbfgs") -> bool | None:
     if newton_finish is None:
         return None
     newton_finish = check_bool(newton_finish, "newton_finish")
-    if newton_finish and solver != "lbfgs":
-        raise ValueError(f"newton_finish applies to solver='lbfgs' only, got solver={solver!r}")
+    if newton_finish and optimizer != "lbfgs":
+        raise ValueError(f"newton_finish applies to optimizer='lbfgs' only, got "
+                         f"optimizer={optimizer!r}")
     return newton_finish
 
 
-def _check_binary_training(D, L, l, prior, solver, tol, max_iter, newton_finish):
-    """Validate the arguments of `train_logreg_binary`; max_iter gets the solver's default."""
+def _check_switches(optimizer, solver, method) -> tuple[str, str]:
+    """The optimiser and the reference/fast switch of `train_logreg_binary`; the former
+    spellings (``solver=`` for the optimiser, ``method=`` for the switch) warn."""
+    where = "train_logreg_binary"
+    if isinstance(solver, str) and solver in _OPTIMIZERS:
+        warn_deprecated(f"{where}(solver={solver!r}) is deprecated: the optimiser is "
+                        f"optimizer={solver!r} (solver= is the switch between the reference and "
+                        f"the fast objective, 'auto' or 'reference')")
+        if optimizer != "lbfgs" and optimizer != solver:
+            raise ValueError(f"{where}: optimizer={optimizer!r} and solver={solver!r} disagree; "
+                             f"pass optimizer= alone")
+        optimizer, solver = solver, "auto"
+    if not (isinstance(solver, str) and solver in SOLVERS + ("fast",)):
+        raise ValueError(f"solver must be one of 'auto', 'reference' (the optimiser is "
+                         f"optimizer=: {', '.join(map(repr, _OPTIMIZERS))}), got {solver!r}")
+    return (check_choice(optimizer, "optimizer", _OPTIMIZERS),
+            check_solver(solver, method, where=where))
+
+
+def _check_binary_training(D, L, l, prior, optimizer, tol, max_iter, newton_finish):
+    """Validate the arguments of `train_logreg_binary`; max_iter gets the optimiser's default."""
     l = check_lambda(l)
     prior = check_prior(prior, allow_none=True)
-    solver = check_choice(solver, "solver", _SOLVERS)
     tol = _check_positive(tol, "tol")
     X, L = _check_binary(D, L, "train_logreg_binary")
-    max_iter = check_int(_DEFAULT_MAXITER[solver] if max_iter is None else max_iter, "max_iter",
-                         low=1)
-    return X, L, l, prior, solver, tol, max_iter, _check_newton_finish(newton_finish, solver)
+    max_iter = check_int(_DEFAULT_MAXITER[optimizer] if max_iter is None else max_iter,
+                         "max_iter", low=1)
+    return X, L, l, prior, tol, max_iter, _check_newton_finish(newton_finish, optimizer)
 
 
 def _check_fg(f_grad, name: str, n_out: int = 2):
@@ -321,12 +342,12 @@ class _Objective(NamedTuple):
 
 
 def _binary_objective(X: np.ndarray, L: np.ndarray, l: float, prior,
-                      method: str = "reference") -> _Objective:
-    """Eq. (100) (``prior`` None) or (101) on the training data, for the solvers; ``method``
-    "fast" evaluates it with `mlpr._logreg_fast`."""
+                      solver: str = "reference") -> _Objective:
+    """Eq. (100) (``prior`` None) or (101) on the training data, for the optimisers; ``solver``
+    "auto" evaluates it with `mlpr._logreg_fast`."""
     z = 2.0 * L - 1.0  # z_i = 2 c_i - 1
     xi = _sample_weights(L, prior)
-    fast_fg = _logreg_fast.binary_fg(X, z, xi, l) if method == "fast" else None
+    fast_fg = _logreg_fast.binary_fg(X, z, xi, l) if solver == "auto" else None
 
     def fg(v):
         return fast_fg(v) if fast_fg is not None else _binary_fg(v, X, z, xi, l)
@@ -841,7 +862,11 @@ class BinaryLogReg(_LinearScores):
     objective : float
         :math:`R(w^*, b^*)`, the objective at the returned solution.
     n_iter : int
-        Iterations of the solver (for L-BFGS, with the Newton steps that finish it).
+        Iterations of the optimiser (for L-BFGS, with the Newton steps that finish it).
+    optimizer : str
+        The optimiser that ran: ``"lbfgs"``, ``"gd"`` or ``"newton"``.
+    solver : str
+        How the objective was evaluated: ``"auto"`` (the fast path) or ``"reference"``.
     """
 
     w: np.ndarray
@@ -851,6 +876,8 @@ class BinaryLogReg(_LinearScores):
     prior_log_odds: float
     objective: float
     n_iter: int
+    optimizer: str = "lbfgs"
+    solver: str = "auto"
 
     def llr(self, D) -> np.ndarray:
         r"""LLR-like scores of the columns of ``D`` (D, N), shape (N,): the training prior
@@ -868,8 +895,9 @@ class BinaryLogReg(_LinearScores):
         return self.scores(D) - self.prior_log_odds  # eq. (102)
 
 
-def train_logreg_binary(D, L, l, prior=None, *, solver="lbfgs", tol=_LBFGS_TOL,
-                        max_iter=None, newton_finish=None, method="fast") -> BinaryLogReg:
+def train_logreg_binary(D, L, l, prior=None, *, optimizer="lbfgs", tol=_LBFGS_TOL,
+                        max_iter=None, newton_finish=None, solver="auto",
+                        method=None) -> BinaryLogReg:
     r"""Train binary logistic regression, optionally prior-weighted.
 
     Parameters
@@ -882,7 +910,7 @@ def train_logreg_binary(D, L, l, prior=None, *, solver="lbfgs", tol=_LBFGS_TOL,
         lambda >= 0, multiplying :math:`\frac{1}{2}\|w\|^2`; the bias is not regularised.
     prior : float, optional
         pi_T in (0, 1): minimise the prior-weighted objective of eq. (101). Default: eq. (100).
-    solver : {"lbfgs", "gd", "newton"}
+    optimizer : {"lbfgs", "gd", "newton"}
         ``"lbfgs"`` (default): L-BFGS-B from zeros until the largest gradient component is at
         most ``tol`` (``ftol = 0``: no test on the decrease of the objective), then Newton
         steps (see ``newton_finish``). ``"gd"``: `minimize_gradient_descent` with the fixed
@@ -890,7 +918,8 @@ def train_logreg_binary(D, L, l, prior=None, *, solver="lbfgs", tol=_LBFGS_TOL,
         x_i^T) + \lambda` (the gradient's Lipschitz constant); slow when the problem is ill
         conditioned (small lambda, unnormalised features). ``"newton"``: `minimize_newton`
         with `logreg_hessian`. The last two are the teaching solvers of the recitation notes
-        and stop at ``tol``.
+        and stop at ``tol``. (Formerly ``solver=``, which still works with a
+        ``DeprecationWarning``.)
     tol : float, default 1e-10
         Tolerance on the largest component of the gradient.
     max_iter : int, optional
@@ -901,12 +930,15 @@ def train_logreg_binary(D, L, l, prior=None, *, solver="lbfgs", tol=_LBFGS_TOL,
         of floating point. Default (None): when forming the Hessian costs at most about 1e9
         multiply-adds (N (D + 1)^2 + (D + 1)^3 / 3; e.g. any iris problem, a digit pair on 50
         PCA features, not raw MNIST).
-    method : {"fast", "reference"}, default "fast"
+    solver : {"auto", "reference"}, default "auto"
         How the objective and its gradient are evaluated. ``"reference"``: `_binary_fg`, the
-        formula of eq. (100)/(101) on the dense data. ``"fast"``: the same formula (private
+        formula of eq. (100)/(101) on the dense data. ``"auto"``: the same formula (private
         module ``mlpr._logreg_fast``), on data with at most 30% non-zero entries (raw MNIST
         pixels) with the products over the non-zero entries only.
-        Both reach the same minimiser (tested); the iterates may differ by rounding.
+        Both reach the same minimiser (tested); the iterates may differ by rounding. The model
+        records it, and the optimiser.
+    method : {"fast", "reference"}, optional
+        Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
     Returns
     -------
@@ -945,19 +977,21 @@ def train_logreg_binary(D, L, l, prior=None, *, solver="lbfgs", tol=_LBFGS_TOL,
     them land within about 1e-15 of the minimiser. ``n_iter`` counts the L-BFGS iterations and
     the Newton steps.
     """
-    X, L, l, prior, solver, tol, max_iter, finish = _check_binary_training(
-        D, L, l, prior, solver, tol, max_iter, newton_finish)
-    obj = _binary_objective(X, L, l, prior, check_choice(method, "method", _METHODS))
+    optimizer, solver = _check_switches(optimizer, solver, method)
+    X, L, l, prior, tol, max_iter, finish = _check_binary_training(
+        D, L, l, prior, optimizer, tol, max_iter, newton_finish)
+    obj = _binary_objective(X, L, l, prior, solver)
     cost = _newton_cost(X.shape[1], X.shape[0])
     if finish is None:
-        finish = solver == "lbfgs" and cost <= _NEWTON_FINISH_COST
-    gd_step = _gd_step(X, L, l, prior) if solver == "gd" else None
-    v, f, nit, stop = _solve(obj, np.zeros(X.shape[0] + 1), solver=solver, tol=tol,
+        finish = optimizer == "lbfgs" and cost <= _NEWTON_FINISH_COST
+    gd_step = _gd_step(X, L, l, prior) if optimizer == "gd" else None
+    v, f, nit, stop = _solve(obj, np.zeros(X.shape[0] + 1), solver=optimizer, tol=tol,
                              max_iter=max_iter, finish=finish, gd_step=gd_step)
-    _warn(_diagnosis(obj, stop, v, nit, solver=solver, tol=tol, max_iter=max_iter,
+    _warn(_diagnosis(obj, stop, v, nit, solver=optimizer, tol=tol, max_iter=max_iter,
                      newton_cost=cost))
     return BinaryLogReg(w=v[:-1].copy(), b=float(v[-1]), l=l, prior=prior,
-                        prior_log_odds=_prior_log_odds(L, prior), objective=f, n_iter=nit)
+                        prior_log_odds=_prior_log_odds(L, prior), objective=f, n_iter=nit,
+                        optimizer=optimizer, solver=solver)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from .utils import (
     check_finite_statistic,
     check_int,
     check_real,
+    check_solver,
     model,
 )
 
@@ -232,7 +233,7 @@ def _kneighbors_reference(X: np.ndarray, Q: np.ndarray, k: int,
     return idx, d2
 
 
-_KNN_METHODS = {"fast": _neighbors_fast.kneighbors, "reference": _kneighbors_reference}
+_KNN_SOLVERS = {"auto": _neighbors_fast.kneighbors, "reference": _kneighbors_reference}
 
 
 def _votes(nn_labels: np.ndarray, K: int, within: np.ndarray | None = None) -> np.ndarray:
@@ -321,7 +322,8 @@ class KNNClassifier:
         return check_data(D, n_features=self.D.shape[0], allow_1d=True)
 
     def kneighbors(
-        self, D, k: int | None = None, *, block_bytes: int = BLOCK_BYTES, method: str = "fast"
+        self, D, k: int | None = None, *, block_bytes: int = BLOCK_BYTES, solver: str = "auto",
+        method: str | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         r"""Indices and squared distances of the k nearest training samples of each query.
 
@@ -335,11 +337,13 @@ class KNNClassifier:
             Memory budget of one block of queries, default `BLOCK_BYTES` (256 MiB): a block
             holds as many queries as fit three (N,) float64 arrays each (in the worst case; one
             usually), at least one query. Results do not depend on it.
-        method : {"fast", "reference"}, default "fast"
+        solver : {"auto", "reference"}, default "auto"
             ``"reference"``: every squared distance from the differences, sorted
-            (`_kneighbors_reference`, plain and slow). ``"fast"``: the steps below, in the
+            (`_kneighbors_reference`, plain and slow). ``"auto"``: the steps below, in the
             private module ``mlpr._neighbors_fast``; the same neighbours and the same distances,
             bit for bit (tested).
+        method : {"fast", "reference"}, optional
+            Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
         Returns
         -------
@@ -385,7 +389,8 @@ class KNNClassifier:
         Q = self._queries(D)
         k = self.k if k is None else _check_k(k, self.D.shape[1])
         block_bytes = check_int(block_bytes, "block_bytes", low=1)
-        search = _KNN_METHODS[check_choice(method, "method", tuple(_KNN_METHODS))]
+        search = _KNN_SOLVERS[check_solver(solver, method, where="KNNClassifier.kneighbors",
+                                           choices=tuple(_KNN_SOLVERS))]
         # an overflowing expansion is caught by the exact fallback; only the exact distances
         # (step 3) decide, and they must be finite
         with np.errstate(over="ignore", invalid="ignore"):
@@ -410,7 +415,8 @@ class KNNClassifier:
         within = self._within(d2)
         return np.full(d2.shape[1], self.k) if within is None else within.sum(axis=0)
 
-    def scores(self, D, *, block_bytes: int = BLOCK_BYTES, method: str = "fast") -> np.ndarray:
+    def scores(self, D, *, block_bytes: int = BLOCK_BYTES, solver: str = "auto",
+               method: str | None = None) -> np.ndarray:
         r"""Posterior estimates: fraction of each class in the neighbourhood, (K, M).
 
         .. math:: S_{cj} = P(c \mid q_j) \approx \frac{k_c(q_j)}{|N_h(q_j)|},
@@ -418,9 +424,10 @@ class KNNClassifier:
         with :math:`k_c(q_j)` the number of the neighbours of :math:`q_j` (the k nearest, within
         h when the model has a radius) that belong to class c. Each column sums to 1; a query
         without any training point within h gets 1/K for every class (see the class Notes).
-        ``method`` chooses the neighbour search (`kneighbors`); both give the same numbers.
+        ``solver`` chooses the neighbour search (`kneighbors`; ``method`` is its deprecated
+        spelling); both give the same numbers.
         """
-        idx, d2 = self.kneighbors(D, block_bytes=block_bytes, method=method)
+        idx, d2 = self.kneighbors(D, block_bytes=block_bytes, solver=solver, method=method)
         within = self._within(d2)
         counts = _votes(self.L[idx], self.K, within)
         n = self.k if within is None else within.sum(axis=0)
@@ -430,12 +437,13 @@ class KNNClassifier:
             S[:, n == 0] = 1.0 / self.K
         return S
 
-    def predict(self, D, *, block_bytes: int = BLOCK_BYTES, method: str = "fast") -> np.ndarray:
+    def predict(self, D, *, block_bytes: int = BLOCK_BYTES, solver: str = "auto",
+                method: str | None = None) -> np.ndarray:
         """Majority class among the neighbours (the k nearest, within h with a radius), shape
         (M,); among classes tied for the most votes, the one with the nearest neighbour (see the
-        class Notes). ``method`` chooses the neighbour search (`kneighbors`); both give the
+        class Notes). ``solver`` chooses the neighbour search (`kneighbors`); both give the
         same predictions."""
-        idx, d2 = self.kneighbors(D, block_bytes=block_bytes, method=method)
+        idx, d2 = self.kneighbors(D, block_bytes=block_bytes, solver=solver, method=method)
         return _vote_decisions(self.L[idx], self.K, self._within(d2))
 
     def predict_for_ks(self, D, ks, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:

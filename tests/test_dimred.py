@@ -113,7 +113,7 @@ def test_pca_fast_solver_warns_on_transposed_data_like_the_reference():
     """Each solver's warning is held to the message it must give (match=), not only to the
     other's."""
     D = _gaussian_data(nfeat=5, N=300).T
-    for solver in ("fast", "reference"):
+    for solver in ("auto", "reference"):
         with pytest.warns(UserWarning, match="D.T"):
             fit_pca(D, 2, solver=solver)
 
@@ -1005,7 +1005,7 @@ def test_pca_fast_finds_nan_and_inf_through_the_mean(bad):
     D = np.random.default_rng(12).standard_normal((3, 50))
     D[1, 7] = bad
     messages = []
-    for solver in ("fast", "reference"):
+    for solver in ("auto", "reference"):
         where = r"NaN or infinite values \(first at row 1, column 7\)"
         with pytest.raises(ValueError, match=where) as e:
             fit_pca(D, 2, solver=solver)

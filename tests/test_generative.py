@@ -988,7 +988,7 @@ def test_ml_class_priors_errors():
 
 @pytest.mark.parametrize("train", [train_mvg, train_naive_bayes, train_tied, train_tied_naive])
 def test_fast_scores_equal_the_formula(train):
-    """The fast scores against method="reference"; the reference against scipy's densities here.
+    """The fast scores against solver="reference"; the reference against scipy's densities here.
     Independent tests of the classifiers: test_iris_split_error_rates_and_confusion_matrices
     (the course's published iris numbers)."""
     rng = np.random.default_rng(21)
@@ -996,8 +996,8 @@ def test_fast_scores_equal_the_formula(train):
     L = rng.integers(0, 3, 300)
     model = train(D, L)
     X = rng.normal(size=(5, 200)) * 2 + 10.0
-    ref = model.scores(X, method="reference")
-    np.testing.assert_allclose(model.scores(X), ref, rtol=1e-10)  # "fast", the default
+    ref = model.scores(X, solver="reference")
+    np.testing.assert_allclose(model.scores(X), ref, rtol=1e-10)  # "auto", the default
     # the reference itself, against scipy's densities
     for k in range(3):
         C = model.covariance(k)

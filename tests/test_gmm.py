@@ -565,23 +565,23 @@ def test_plot_helpers_draw_what_they_are_given():
 @pytest.mark.parametrize("cov_type", COV_TYPES)
 @pytest.mark.parametrize("psi", [None, 0.5])
 def test_fast_em_step_equals_the_reference(gmm3, cov_type, psi):
-    """The fast EM step, EM and LBG against method="reference". Independent tests of the EM
+    """The fast EM step, EM and LBG against solver="reference". Independent tests of the EM
     step: test_statistics_and_em_step_by_hand (by hand), test_one_em_step_equals_scikit_learn (a
     second implementation), test_em_never_decreases_the_average_log_likelihood (an invariant)."""
     X = np.random.default_rng(11).normal(size=(2, 200)) * 2 + 1
     g = constrained(gmm3, cov_type)
-    ref = em_step(X, g, cov_type, psi=psi, method="reference")
+    ref = em_step(X, g, cov_type, psi=psi, solver="reference")
     fast = em_step(X, g, cov_type, psi=psi)  # the default
     np.testing.assert_allclose(fast.w, ref.w, rtol=1e-10)
     np.testing.assert_allclose(fast.mu, ref.mu, rtol=1e-10)
     np.testing.assert_allclose(fast.C, ref.C, rtol=1e-10, atol=1e-14)
     # whole EM runs and LBG agree too
-    a, ha = train_gmm_em(X, g, cov_type, psi=psi, tol=1e-8, method="reference")
-    b, hb = train_gmm_em(X, g, cov_type, psi=psi, tol=1e-8, method="fast")
+    a, ha = train_gmm_em(X, g, cov_type, psi=psi, tol=1e-8, solver="reference")
+    b, hb = train_gmm_em(X, g, cov_type, psi=psi, tol=1e-8, solver="auto")
     assert len(ha) == len(hb)
     np.testing.assert_allclose(hb, ha, rtol=1e-10)
     np.testing.assert_allclose(b.C, a.C, rtol=1e-8, atol=1e-12)
-    la = train_gmm_lbg(X, 4, cov_type, psi=0.01, method="reference")[-1]
+    la = train_gmm_lbg(X, 4, cov_type, psi=0.01, solver="reference")[-1]
     lb = train_gmm_lbg(X, 4, cov_type, psi=0.01)[-1]
     np.testing.assert_allclose(logpdf_GMM(X, lb), logpdf_GMM(X, la), rtol=1e-8)
 
@@ -599,8 +599,8 @@ def test_reference_statistics_are_the_sums_over_samples(gmm3):
     np.testing.assert_allclose(Nf, Nc, rtol=1e-12)
     np.testing.assert_allclose(Ff, F, rtol=1e-12)
     np.testing.assert_allclose(Sf, S, rtol=1e-10)
-    with pytest.raises(ValueError, match="method must be one of"):
-        em_step(X, GMM.from_list([(1.0, np.zeros(3), np.eye(3))]), method="slow")
+    with pytest.raises(ValueError, match="solver must be one of"):
+        em_step(X, GMM.from_list([(1.0, np.zeros(3), np.eye(3))]), solver="slow")
 
 
 # -- careless input -------------------------------------------------------------------------------

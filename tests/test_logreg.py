@@ -189,7 +189,7 @@ def test_objective_works_with_scipy_fmin_l_bfgs_b():
 @pytest.mark.parametrize("l", [1e-2, 0.1, 1.0])
 def test_lbfgs_gradient_descent_and_newton_reach_the_same_optimum(l, prior):
     D, L = _binary(seed=5)
-    ms = {s: train_logreg_binary(D, L, l, prior=prior, solver=s) for s in ("lbfgs", "gd", "newton")}
+    ms = {s: train_logreg_binary(D, L, l, prior=prior, optimizer=s) for s in ("lbfgs", "gd", "newton")}
     ref = ms["newton"]
     for s in ("lbfgs", "gd"):
         _assert_close(ms[s].w, ref.w)
@@ -209,7 +209,7 @@ def test_generic_gradient_descent_with_backtracking_reaches_the_optimum():
     D, L = _binary(seed=6)
     obj = logreg_obj_wrap(D, L, 0.5)
     res = minimize_gradient_descent(obj, np.zeros(4), tol=1e-9)
-    m = train_logreg_binary(D, L, 0.5, solver="newton")
+    m = train_logreg_binary(D, L, 0.5, optimizer="newton")
     _assert_close(res.x, np.append(m.w, m.b))
     assert res.fun == pytest.approx(m.objective, rel=1e-12)
 
@@ -271,7 +271,7 @@ def test_iteration_limit_warns():
     with pytest.warns(ConvergenceWarning, match=r"max_iter = 2"):
         train_logreg_binary(D, L, 1e-3, max_iter=2, newton_finish=False)
     with pytest.warns(ConvergenceWarning, match="iteration limit"):
-        train_logreg_binary(D, L, 1e-3, solver="gd", max_iter=3)
+        train_logreg_binary(D, L, 1e-3, optimizer="gd", max_iter=3)
     Dm, Lm = _multiclass()
     with pytest.warns(ConvergenceWarning, match=r"max_iter = 2"):
         train_logreg_multiclass(Dm, Lm, 1e-3, max_iter=2, newton_finish=False)
@@ -305,13 +305,13 @@ def test_separable_data_without_regularisation_warns_and_terminates(solver):
     D, L = _separable()
     max_iter = {"lbfgs": 15000, "newton": 100, "gd": 2000}[solver]
     with pytest.warns(ConvergenceWarning, match="no minimiser"):
-        m = train_logreg_binary(D, L, 0.0, solver=solver, max_iter=max_iter)
+        m = train_logreg_binary(D, L, 0.0, optimizer=solver, max_iter=max_iter)
     assert np.all((m.scores(D) > 0) == (L == 1))
     assert m.n_iter <= max_iter
     # with lambda > 0 there is a minimiser and no warning
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        train_logreg_binary(D, L, 1e-2, solver=solver)
+        train_logreg_binary(D, L, 1e-2, optimizer=solver)
 
 
 def test_non_separable_data_without_regularisation_does_not_warn():
@@ -327,7 +327,7 @@ def test_training_is_deterministic_and_models_compare_by_value():
     Dm, Lm = _multiclass()
     X, Y = _separable()
     for train in (lambda: train_logreg_binary(D, L, 0.1),
-                  lambda: train_logreg_binary(D, L, 0.1, prior=0.3, solver="gd"),
+                  lambda: train_logreg_binary(D, L, 0.1, prior=0.3, optimizer="gd"),
                   lambda: train_logreg_binary(D, L, 0.1, newton_finish=False),
                   lambda: train_logreg_multiclass(Dm, Lm, 0.1),
                   lambda: train_perceptron(X, Y, 100, np.random.default_rng(0))):
@@ -347,7 +347,7 @@ def test_newton_finish_argument():
     with pytest.raises(TypeError, match="newton_finish"):
         train_logreg_multiclass(*_multiclass(), 0.1, newton_finish=1)
     with pytest.raises(ValueError, match=r"newton_finish.*lbfgs"):
-        train_logreg_binary(D, L, 0.1, solver="gd", newton_finish=True)
+        train_logreg_binary(D, L, 0.1, optimizer="gd", newton_finish=True)
     # forcing the finish where the default already uses it changes nothing
     a = train_logreg_binary(D, L, 0.1, newton_finish=True)
     assert a == train_logreg_binary(D, L, 0.1)
@@ -838,7 +838,7 @@ def test_data_whose_products_overflow():
     pattern = r"D .*e\+200.*overflow"
     for solver in ("lbfgs", "gd", "newton"):
         with pytest.raises(ValueError, match=pattern + r".*fit_znorm"):
-            train_logreg_binary(D * 1e200, L, 0.1, solver=solver)
+            train_logreg_binary(D * 1e200, L, 0.1, optimizer=solver)
     with pytest.raises(ValueError, match=pattern):
         logreg_obj_wrap(D * 1e200, L, 0.1)
     with pytest.raises(ValueError, match=pattern):
@@ -1014,13 +1014,13 @@ def test_fast_binary_objective_on_dense_data_equals_reference():
 @pytest.mark.parametrize("prior", [None, 0.7])
 @pytest.mark.parametrize("newton_finish", [True, False])
 def test_train_logreg_binary_fast_equals_reference(prior, newton_finish):
-    """The fast trainer against method="reference". Independent tests of the minimiser:
+    """The fast trainer against solver="reference". Independent tests of the minimiser:
     test_binary_trainer_returns_the_minimiser_on_iris (a long-double Newton minimiser) and
     test_lbfgs_gradient_descent_and_newton_reach_the_same_optimum (three solvers)."""
     D, L = _sparse_binary(seed=2)
     kw = dict(prior=prior, newton_finish=newton_finish, tol=1e-9)
     fast = train_logreg_binary(D, L, 1e-3, **kw)
-    ref = train_logreg_binary(D, L, 1e-3, method="reference", **kw)
+    ref = train_logreg_binary(D, L, 1e-3, solver="reference", **kw)
     assert fast.objective == pytest.approx(ref.objective, rel=1e-12)
     np.testing.assert_allclose(fast.w, ref.w, rtol=0, atol=1e-6 if not newton_finish else 1e-10)
     assert fast.b == pytest.approx(ref.b, abs=1e-6 if not newton_finish else 1e-10)

@@ -408,7 +408,7 @@ def _fast_reference_cases():
 @pytest.mark.parametrize("case", range(8))
 @pytest.mark.parametrize("k", [1, 5, 12])
 def test_knn_fast_equals_reference(case, k):
-    """The fast search against method="reference". Independent tests of the neighbours:
+    """The fast search against solver="reference". Independent tests of the neighbours:
     test_knn_matches_brute_force and test_knn_medium_size_matches_brute_force (numpy's brute
     force), test_knn_tie_breaking_hand_example (by hand)."""
     # the fast search (single precision candidates, certified) against the plain one: the same
@@ -418,11 +418,11 @@ def test_knn_fast_equals_reference(case, k):
     for h in (None, 1.5):
         model = train_knn(X, L, k, h=h)
         idx, d2 = model.kneighbors(Q, block_bytes=300_000)
-        idx_ref, d2_ref = model.kneighbors(Q, block_bytes=300_000, method="reference")
+        idx_ref, d2_ref = model.kneighbors(Q, block_bytes=300_000, solver="reference")
         np.testing.assert_array_equal(idx, idx_ref)
         np.testing.assert_array_equal(d2, d2_ref)
-        np.testing.assert_array_equal(model.predict(Q), model.predict(Q, method="reference"))
-        np.testing.assert_array_equal(model.scores(Q), model.scores(Q, method="reference"))
+        np.testing.assert_array_equal(model.predict(Q), model.predict(Q, solver="reference"))
+        np.testing.assert_array_equal(model.scores(Q), model.scores(Q, solver="reference"))
 
 
 @pytest.mark.parametrize("single", [True, False])
@@ -437,7 +437,7 @@ def test_knn_fast_search_in_either_precision_equals_reference(single):
     X = rng.integers(0, 5, size=(4, 3000)).astype(float) + rng.normal(size=(4, 3000)) * 1e-3
     Q = np.hstack([rng.normal(2, 1, size=(4, 100)), X[:, :30]])
     model = train_knn(X, rng.integers(0, 2, 3000), 7)
-    idx_ref, d2_ref = model.kneighbors(Q, method="reference")
+    idx_ref, d2_ref = model.kneighbors(Q, solver="reference")
     idx, d2 = kneighbors(model.D, Q, 7, 200_000, single=single)
     np.testing.assert_array_equal(idx.T, idx_ref)
     np.testing.assert_array_equal(d2.T, d2_ref)
@@ -571,7 +571,7 @@ def test_knn_fast_chunks_and_short_threshold_rows(monkeypatch):
     X = rng.normal(size=(5, 4000))
     Q = np.hstack([rng.normal(size=(5, 90)), X[:, :20]])
     model = train_knn(X, rng.integers(0, 3, 4000), 5)
-    idx_ref, d2_ref = model.kneighbors(Q, method="reference")
+    idx_ref, d2_ref = model.kneighbors(Q, solver="reference")
     monkeypatch.setattr(fast, "CHUNK_COLUMNS", 700)
     monkeypatch.setattr(fast, "BLOCK_QUERIES", 32)
     idx, d2 = model.kneighbors(Q)
