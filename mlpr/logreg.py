@@ -43,9 +43,9 @@ and calls a private core of a few lines that mirrors the formula and cites it: `
 (objective and gradient of eq. 100 / 101), ``_sample_weights`` (the weights of eq. 101),
 ``_binary_hessian``, ``_prior_log_odds`` (the term of eq. 102), ``_multi_fg`` and
 ``_multi_hessian`` (multiclass), ``_quadratic_features`` (eq. 121), ``_perceptron_epoch`` (the
-update rule). The solvers are ``_gradient_descent``, ``_newton`` and ``_lbfgs``; the trainers
-share ``_solve`` (solver, then Newton finish) and ``_diagnosis`` (the ConvergenceWarning's
-message).
+update rule). The optimisers (gradient descent, damped Newton, L-BFGS, the Newton finish) and
+the diagnosis behind the ConvergenceWarning's message live in the private
+`mlpr._logreg_solvers`; the trainers hand them an objective and read where they stopped.
 
 Solvers. The models are trained by L-BFGS (``scipy.optimize.minimize(method="L-BFGS-B")``)
 from zeros with the analytic gradient, stopped by the gradient tolerance alone (``gtol = tol``
@@ -67,16 +67,23 @@ is the point where the solver stopped. Use :math:`\lambda > 0` to get a unique s
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable
-from typing import NamedTuple
-
 import numpy as np
 import scipy.linalg
 import scipy.optimize
 from scipy.special import expit, logsumexp
 
 from . import _logreg_fast
+from ._logreg_solvers import (
+    NEWTON_MAXITER,
+    Objective,
+    diagnosis,
+    gradient_descent,
+    newton,
+    newton_cost,
+    newton_direction,
+    solve,
+    warn_convergence,
+)
 from .utils import (
     SOLVERS,
     ConvergenceWarning,
@@ -116,31 +123,17 @@ __all__ = [
     "train_perceptron",
 ]
 
-_EPS = np.finfo(np.float64).eps
-_SQRT_EPS = float(np.sqrt(_EPS))
 _LBFGS_TOL = 1e-10  # default tolerance on the largest gradient component (L-BFGS, Newton, GD)
 # about 3 minutes of multiclass L-BFGS on raw MNIST (60,000 x 784, K = 10) on one core; problems
 # of iris size need tens of iterations
 _LBFGS_MAXITER = 1000
 _GD_MAXITER = 100000
-_NEWTON_MAXITER = 100
-_ARMIJO = 1e-4  # sufficient-decrease constant of the backtracking line searches
-_HALVINGS = 60  # a line search gives up after this many halvings of the step
 _OPTIMIZERS = ("lbfgs", "gd", "newton")
-_SOLVER_NAMES = {"lbfgs": "L-BFGS", "gd": "gradient descent", "newton": "Newton's method"}
-_DEFAULT_MAXITER = {"lbfgs": _LBFGS_MAXITER, "gd": _GD_MAXITER, "newton": _NEWTON_MAXITER}
+_DEFAULT_MAXITER = {"lbfgs": _LBFGS_MAXITER, "gd": _GD_MAXITER, "newton": NEWTON_MAXITER}
 # newton_finish=None finishes L-BFGS with Newton steps when forming and solving with the Hessian
 # costs at most this many multiply-adds (a fraction of a second): every iris-size problem, a
 # digit pair on 50 PCA features, not raw MNIST (785 x 785 Hessian over 12,000 images)
 _NEWTON_FINISH_COST = 1e9
-_NEWTON_FINISH_AFFORDABLE = 1e11  # about a minute per step: worth suggesting in a warning
-# L-BFGS stopped (line search) with a gradient component larger than this (or than tol) in the
-# units of features scaled to [-1, 1] is far from the optimum: typically features of very
-# different or extreme scales
-_STALL_RTOL = 1e-4
-_TOL_REACHED = "gradient tolerance reached"
-_LIMIT_REACHED = "maximum number of iterations reached"
-_NO_DECREASE = "line search failed: no decrease representable in floating point"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -328,21 +321,8 @@ def _prior_log_odds(L: np.ndarray, prior: float | None) -> float:
     return float(np.log(prior / (1.0 - prior)))
 
 
-class _Objective(NamedTuple):
-    """What the solvers need of a training objective of v (binary: [w, b]; multiclass:
-    [vec(W); b])."""
-
-    fg: Callable  # v -> (f, grad)
-    fgh: Callable  # v -> (f, grad, Hessian)
-    direction: Callable  # (H, g) -> the Newton step H^{-1} g
-    separated: Callable  # v -> every training sample strictly on its own side
-    X: np.ndarray  # the (D, N) training data
-    K: int  # weight vectors in v: 1 (binary) or K (multiclass)
-    l: float
-
-
 def _binary_objective(X: np.ndarray, L: np.ndarray, l: float, prior,
-                      solver: str = "reference") -> _Objective:
+                      solver: str = "reference") -> Objective:
     """Eq. (100) (``prior`` None) or (101) on the training data, for the optimisers; ``solver``
     "auto" evaluates it with `mlpr._logreg_fast`."""
     z = 2.0 * L - 1.0  # z_i = 2 c_i - 1
@@ -358,7 +338,7 @@ def _binary_objective(X: np.ndarray, L: np.ndarray, l: float, prior,
     def separated(v):  # z_i s_i > 0 for every sample, none on the boundary
         return bool(np.min(z * (v[:-1] @ X + v[-1])) > 0.0)
 
-    return _Objective(fg, fgh, _newton_direction, separated, X, 1, l)
+    return Objective(fg, fgh, newton_direction, separated, X, 1, l)
 
 
 def _gd_step(X: np.ndarray, L: np.ndarray, l: float, prior) -> float:
@@ -460,61 +440,8 @@ def logreg_hessian(D, c, l, v, prior=None) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------------
-# teaching solvers (recitation notes): gradient descent and damped Newton
-
-
-def _grad_norm(g: np.ndarray) -> float:
-    return float(np.max(np.abs(g))) if g.size else 0.0
-
-
-def _result(x, f, g, nit, nfev, converged, message):
-    return scipy.optimize.OptimizeResult(
-        x=x, fun=f, jac=g, nit=nit, nfev=nfev, success=converged, message=message
-    )
-
-
-def _final(x, f, g, nit: int, nfev: int, tol: float):
-    """The result when the iteration limit is reached (met or not, the tolerance decides)."""
-    ok = _grad_norm(g) <= tol
-    return _result(x, f, g, nit, nfev, ok, _TOL_REACHED if ok else _LIMIT_REACHED)
-
-
-def _armijo(fg, x: np.ndarray, f: float, d: np.ndarray, decrease: float, a: float):
-    """Backtracking along -d: the first of the steps a, a/2, a/4, ... with
-    f(x - a d) <= f(x) - 1e-4 a decrease (Armijo). Returns ``((a, x - a d, fg(x - a d)), n)``
-    after n evaluations, or ``(None, _HALVINGS)`` when no step decreases f in floating point."""
-    for k in range(_HALVINGS):
-        xn = x - a * d
-        out = fg(xn)
-        if out[0] <= f - _ARMIJO * a * decrease:  # Armijo sufficient decrease
-            return (a, xn, out), k + 1
-        a *= 0.5
-    return None, _HALVINGS
-
-
-def _gradient_descent(fg, x: np.ndarray, alpha: float, backtracking: bool, tol: float,
-                      max_iter: int):
-    """x <- x - alpha g, with a fixed alpha or the Armijo step (the next search starting from
-    twice the accepted one); an OptimizeResult."""
-    f, g = fg(x)
-    nfev = 1
-    for it in range(max_iter):
-        if _grad_norm(g) <= tol:
-            return _result(x, f, g, it, nfev, True, _TOL_REACHED)
-        if not backtracking:
-            x = x - alpha * g
-            f, g = fg(x)
-            nfev += 1
-            if not np.isfinite(f):
-                return _result(x, f, g, it + 1, nfev, False, "diverged: step too large")
-            continue
-        step, evals = _armijo(fg, x, f, g, float(g @ g), alpha)
-        nfev += evals
-        if step is None:
-            return _result(x, f, g, it, nfev, _grad_norm(g) <= tol, _NO_DECREASE)
-        a, x, (f, g) = step
-        alpha = 2.0 * a
-    return _final(x, f, g, max_iter, nfev, tol)
+# teaching solvers (recitation notes): gradient descent and damped Newton, validated here and run
+# by `mlpr._logreg_solvers`
 
 
 def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8,
@@ -565,60 +492,10 @@ def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8
     if step is None and not backtracking:
         raise ValueError("a fixed step (backtracking=False) needs step, e.g. 1 / L")
     alpha = 1.0 if step is None else _check_positive(step, "step")
-    return _gradient_descent(fg, x, alpha, backtracking, tol, max_iter)
+    return gradient_descent(fg, x, alpha, backtracking, tol, max_iter)
 
 
-def _newton_direction(H: np.ndarray, g: np.ndarray) -> np.ndarray:
-    """d = H^{-1} g by Cholesky on the Jacobi-scaled S H S (S = diag(H)^{-1/2}), which takes the
-    units of the features out of its conditioning; least squares when H is singular (lambda = 0,
-    collinear features)."""
-    h = np.diag(H)
-    s = np.where(h > 0.0, 1.0 / np.sqrt(np.where(h > 0.0, h, 1.0)), 1.0)
-    try:
-        with warnings.catch_warnings():  # an inaccurate step is caught by the Newton tests
-            warnings.simplefilter("ignore", scipy.linalg.LinAlgWarning)
-            return s * scipy.linalg.solve(H * s[:, None] * s, s * g, assume_a="pos")
-    except (np.linalg.LinAlgError, ValueError):
-        return np.linalg.lstsq(H, g, rcond=None)[0]
-
-
-def _newton(fgh, x: np.ndarray, tol: float, max_iter: int, direction=_newton_direction):
-    """Damped Newton from x on a trusted ``fgh(x) -> (f, g, H)``; an OptimizeResult.
-
-    Two regimes. Far from the optimum, the step x - a d (d = H^{-1} g) is accepted when it passes
-    the Armijo test on f. Close to it, the decrease g'd / 2 that the step promises is below
-    sqrt(eps) |f|, which f, a sum of n rounded terms, no longer resolves reliably; convergence
-    is quadratic there and the full step is judged on the gradient instead: accepted if it at
-    least halves |g|. When it does not, x is the minimiser to the precision of floating point
-    (``success``).
-    """
-    f, g, H = fgh(x)
-    nfev = 1
-    for it in range(max_iter):
-        if _grad_norm(g) <= tol:
-            return _result(x, f, g, it, nfev, True, _TOL_REACHED)
-        d = direction(H, g)
-        decrease = float(g @ d)  # twice the Newton decrement
-        if not decrease > 0.0:
-            d, decrease = g, float(g @ g)  # not a descent direction: fall back to the gradient
-        if 0.5 * decrease <= _SQRT_EPS * max(abs(f), 1.0):  # f cannot judge the step
-            xn = x - d
-            out = fgh(xn)
-            nfev += 1
-            if not np.linalg.norm(out[1]) <= 0.5 * np.linalg.norm(g):
-                return _result(x, f, g, it, nfev, True, "minimiser to floating-point precision: "
-                               "a full Newton step no longer halves the gradient")
-        else:
-            step, evals = _armijo(fgh, x, f, d, decrease, 1.0)
-            nfev += evals
-            if step is None:
-                return _result(x, f, g, it, nfev, _grad_norm(g) <= tol, _NO_DECREASE)
-            _, xn, out = step
-        x, (f, g, H) = xn, out
-    return _final(x, f, g, max_iter, nfev, tol)
-
-
-def minimize_newton(f_grad_hess, x0, tol=1e-10, max_iter=_NEWTON_MAXITER):
+def minimize_newton(f_grad_hess, x0, tol=1e-10, max_iter=NEWTON_MAXITER):
     r"""Minimise a twice-differentiable convex function by damped Newton's method.
 
     Parameters
@@ -656,168 +533,7 @@ def minimize_newton(f_grad_hess, x0, tol=1e-10, max_iter=_NEWTON_MAXITER):
     x = _check_x0(x0)
     tol = _check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=0)
-    return _newton(fgh, x, tol, max_iter)
-
-
-# ------------------------------------------------------------------------------------------------
-# the trainers' solver: L-BFGS, then Newton steps to the minimiser; diagnostics
-
-
-def _lbfgs(fg, x0: np.ndarray, tol: float, max_iter: int):
-    """L-BFGS-B with the analytic gradient, stopped by the gradient tolerance alone (ftol = 0).
-
-    Returns ``(x, f, nit, stop)``; ``stop`` is "tol" (largest gradient component <= tol),
-    "limit" (iteration cap first) or "floor" (the line search could not decrease f any further
-    in floating point, the gradient still above tol).
-    """
-    res = scipy.optimize.minimize(
-        fg, x0, jac=True, method="L-BFGS-B",
-        options={"ftol": 0.0, "gtol": tol, "maxiter": max_iter, "maxfun": 10 * max_iter + 20},
-    )
-    if _grad_norm(res.jac) <= tol:
-        stop = "tol"
-    else:  # status 1: iteration or evaluation cap; otherwise no decrease of f representable
-        stop = "limit" if res.status == 1 else "floor"
-    return res.x, float(res.fun), int(res.nit), stop
-
-
-def _run_solver(obj: _Objective, v0: np.ndarray, solver: str, tol: float, max_iter: int,
-                gd_step: float | None):
-    """``(v, f, n_iter, stop)`` of one solver from v0, ``stop`` as in `_lbfgs`."""
-    if solver == "lbfgs":
-        return _lbfgs(obj.fg, v0, tol, max_iter)
-    if solver == "gd":
-        res = _gradient_descent(obj.fg, v0, gd_step, False, tol, max_iter)
-    else:
-        res = _newton(obj.fgh, v0, tol, max_iter, obj.direction)
-    stop = "tol" if res.success else "limit" if res.message == _LIMIT_REACHED else "floor"
-    return res.x, float(res.fun), int(res.nit), stop
-
-
-def _relative_gradient(g: np.ndarray, X: np.ndarray, K: int = 1) -> float:
-    """Largest component of the gradient g = [weights; biases] (weights of K classes stored
-    one class after the other, as in `_unpack`) in the units of features scaled to
-    [-1, 1]: whatever the units of the features, it is 0 at an optimum."""
-    dim = X.shape[0]
-    # the feature's own unit, max |x_fi|, without an (D, N) temporary
-    scale = np.maximum(X.max(axis=1), -X.min(axis=1)) if X.shape[1] else np.zeros(dim)
-    gw = np.abs(g[: dim * K]).reshape((dim, K), order="F")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rw = np.where(gw > 0.0, gw / scale[:, None], 0.0)  # an all-zero feature has g = 0
-    return float(max(rw.max(initial=0.0), np.abs(g[dim * K :]).max(initial=0.0)))
-
-
-def _stalled(stop: str, g: np.ndarray, obj: _Objective, tol: float) -> bool:
-    """The solver stopped short of the tolerance far from the optimum, typically because the
-    features have very different or extreme scales."""
-    return stop == "floor" and _relative_gradient(g, obj.X, obj.K) > max(_STALL_RTOL, tol)
-
-
-def _no_minimiser(obj: _Objective, v: np.ndarray, f: float, stop: str, tol: float):
-    """With lambda = 0: "separable" (every sample on its side of the boundary) or "unbounded"
-    (the objective still decreases along the ray through v), else None."""
-    if obj.l != 0.0:
-        return None
-    if obj.separated(v):
-        return "separable"
-    # along the ray the objective still decreases (unless v is far from the optimum for
-    # another reason, a stalled solver)
-    if not _stalled(stop, obj.fg(v)[1], obj, tol) and obj.fg(2.0 * v)[0] < f * (1.0 - 1e-6):
-        return "unbounded"
-    return None
-
-
-def _solve(obj: _Objective, v0: np.ndarray, *, solver: str, tol: float, max_iter: int,
-           finish: bool, gd_step: float | None = None):
-    """Minimise from v0 with ``solver``, then (``finish``) Newton steps to the floating-point
-    minimiser.
-
-    Returns ``(v, f, n_iter, stop)``: ``stop`` as in `_lbfgs`, or "newton" (the finish reached
-    the minimiser), "finish-limit" / "finish-stalled" (it did not, within _NEWTON_MAXITER
-    steps / far from the optimum), or "separable" / "unbounded" (lambda = 0 and no minimiser
-    exists: the training data, or part of them, are linearly separable; no finish then).
-    """
-    v, f, nit, stop = _run_solver(obj, v0, solver, tol, max_iter, gd_step)
-    unbounded = _no_minimiser(obj, v, f, stop, tol)
-    if unbounded:
-        return v, f, nit, unbounded
-    if finish:
-        res = _newton(obj.fgh, v, 0.0, _NEWTON_MAXITER, obj.direction)
-        v, f, nit = res.x, float(res.fun), nit + int(res.nit)
-        stop = "newton" if res.success else "finish-limit"
-        if stop == "newton" and _stalled("floor", res.jac, obj, tol):
-            stop = "finish-stalled"  # the Hessian too ill-conditioned for its steps
-    return v, f, nit, stop
-
-
-def _newton_cost(n: int, dim: int, K: int = 1) -> float:
-    """Multiply-adds of one Newton step: forming the Hessian (K(K+1)/2 blocks of n (dim + 1)^2)
-    and solving with it ((K (dim + 1))^3 / 3)."""
-    P = K * (dim + 1)
-    return float(n * (dim + 1) ** 2 * (K * (K + 1) // 2) + P**3 / 3)
-
-
-def _diagnosis(obj: _Objective, stop: str, v: np.ndarray, nit: int, *, solver: str, tol: float,
-               max_iter: int, newton_cost: float) -> str | None:
-    """Why the parameters v returned after ``stop`` are not the minimiser, and what to do; None
-    when they are (``newton_cost``: multiply-adds of a Newton step, to say whether
-    newton_finish=True is a sensible remedy)."""
-    name = _SOLVER_NAMES[solver]
-    if stop in ("tol", "newton"):
-        return None
-    if stop in ("separable", "unbounded"):
-        what = ("the training data are linearly separable (every sample is classified "
-                "correctly)" if stop == "separable" else
-                "the objective keeps decreasing along the direction of the weights (the data "
-                "are separable on part of the samples)")
-        return (f"lambda = 0 and {what}: the objective has no minimiser and the weights grow "
-                f"without bound; {name} stopped at |[w, b]| = {np.linalg.norm(v):.3g} after "
-                f"{nit} iterations. Use l > 0 for a unique solution")
-    g = obj.fg(v)[1]
-    if stop == "limit":
-        return (f"{name} reached the iteration limit max_iter = {max_iter} with the largest "
-                f"gradient component {_grad_norm(g):.3g} above tol = {tol:g}, short of the "
-                f"minimiser; increase max_iter or tol, or make the problem better conditioned "
-                f"(z-normalise the features with mlpr.utils.fit_znorm, or a larger l)")
-    if stop in ("finish-limit", "finish-stalled"):
-        why = (f"in {_NEWTON_MAXITER} steps" if stop == "finish-limit" else
-               "(the Hessian is too ill-conditioned)")
-        return (f"the Newton steps after {name} did not reach the minimiser {why}: largest "
-                f"gradient component {_relative_gradient(g, obj.X, obj.K):.3g} for features "
-                f"scaled to [-1, 1]; z-normalise the features (mlpr.utils.fit_znorm) or use a "
-                f"larger l")
-    return _short_of_tolerance(obj, g, nit, name, tol, _finish_hint(solver, v.size, newton_cost))
-
-
-def _finish_hint(solver: str, P: int, newton_cost: float) -> str:
-    if solver == "lbfgs" and newton_cost <= _NEWTON_FINISH_AFFORDABLE:
-        return f"pass newton_finish=True (Newton steps on the {P} x {P} Hessian)"
-    return (f"reduce the dimension (e.g. PCA) so that Newton steps on the Hessian become "
-            f"affordable (now {P} x {P})")
-
-
-def _short_of_tolerance(obj: _Objective, g: np.ndarray, nit: int, name: str, tol: float,
-                        hint: str) -> str:
-    """The message when the solver stopped with the gradient above tol: far from the optimum
-    (badly scaled features) or at the floating-point floor of the objective."""
-    if _stalled("floor", g, obj, tol):
-        return (f"{name} stopped after {nit} iterations away from the optimum (largest gradient "
-                f"component {_relative_gradient(g, obj.X, obj.K):.3g}, for features scaled to "
-                f"[-1, 1]): the features are probably badly scaled (largest |value| "
-                f"{float(np.abs(obj.X).max()):.3g}); z-normalise them (mlpr.utils.fit_znorm) and "
-                f"train again, or {hint}")
-    gmax = _grad_norm(g)
-    return (f"{name} stopped after {nit} iterations with the largest gradient component "
-            f"{gmax:.3g} above tol = {tol:g}: the objective no longer decreases in floating "
-            f"point, so the result is close to, not at, the minimiser. To accept this "
-            f"precision, pass a larger tol (e.g. {10 * gmax:.0e}); for the exact minimiser, "
-            f"{hint}")
-
-
-def _warn(message: str | None) -> None:
-    """A ConvergenceWarning (if ``message``), shown at the line that called the trainer."""
-    if message:
-        warnings.warn(message, ConvergenceWarning, stacklevel=3)
+    return newton(fgh, x, tol, max_iter)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -981,13 +697,13 @@ def train_logreg_binary(D, L, l, prior=None, *, optimizer="lbfgs", tol=_LBFGS_TO
     X, L, l, prior, tol, max_iter, finish = _check_binary_training(
         D, L, l, prior, optimizer, tol, max_iter, newton_finish)
     obj = _binary_objective(X, L, l, prior, solver)
-    cost = _newton_cost(X.shape[1], X.shape[0])
+    cost = newton_cost(X.shape[1], X.shape[0])
     if finish is None:
         finish = optimizer == "lbfgs" and cost <= _NEWTON_FINISH_COST
     gd_step = _gd_step(X, L, l, prior) if optimizer == "gd" else None
-    v, f, nit, stop = _solve(obj, np.zeros(X.shape[0] + 1), solver=optimizer, tol=tol,
+    v, f, nit, stop = solve(obj, np.zeros(X.shape[0] + 1), optimizer=optimizer, tol=tol,
                              max_iter=max_iter, finish=finish, gd_step=gd_step)
-    _warn(_diagnosis(obj, stop, v, nit, solver=optimizer, tol=tol, max_iter=max_iter,
+    warn_convergence(diagnosis(obj, stop, v, nit, optimizer=optimizer, tol=tol, max_iter=max_iter,
                      newton_cost=cost))
     return BinaryLogReg(w=v[:-1].copy(), b=float(v[-1]), l=l, prior=prior,
                         prior_log_odds=_prior_log_odds(L, prior), objective=f, n_iter=nit,
@@ -1057,7 +773,7 @@ def _multi_hessian(v: np.ndarray, X: np.ndarray, K: int, l: float) -> np.ndarray
     return H
 
 
-def _multi_newton_direction(dim: int, K: int, l: float):
+def _multinewton_direction(dim: int, K: int, l: float):
     """d = H^{-1} g for the multiclass Hessian, which is singular: adding one vector to every
     b_k (and, with lambda = 0, to every w_k) does not change the posteriors. The gradient is
     orthogonal to these directions, and so is the step: H + E C E' (E an orthonormal basis of
@@ -1073,12 +789,12 @@ def _multi_newton_direction(dim: int, K: int, l: float):
     def direction(H: np.ndarray, g: np.ndarray) -> np.ndarray:
         h = np.diag(H)  # each direction weighted like the curvature of its own parameters
         curv = np.array([max(float(h[rows].mean()), np.finfo(float).tiny) for rows in shifts])
-        return _newton_direction(H + (E * curv) @ E.T, g)
+        return newton_direction(H + (E * curv) @ E.T, g)
 
     return direction
 
 
-def _multiclass_objective(X: np.ndarray, L: np.ndarray, K: int, l: float) -> _Objective:
+def _multiclass_objective(X: np.ndarray, L: np.ndarray, K: int, l: float) -> Objective:
     """The multiclass objective on the training data, for the solvers."""
     own = (L, np.arange(L.size))
 
@@ -1095,7 +811,7 @@ def _multiclass_objective(X: np.ndarray, L: np.ndarray, K: int, l: float) -> _Ob
         S[own] = -np.inf
         return bool(np.all(s_own > S.max(axis=0)))
 
-    return _Objective(fg, fgh, _multi_newton_direction(X.shape[0], K, l), separated, X, K, l)
+    return Objective(fg, fgh, _multinewton_direction(X.shape[0], K, l), separated, X, K, l)
 
 
 def _representative(v: np.ndarray, dim: int, K: int, l: float):
@@ -1298,15 +1014,15 @@ def train_logreg_multiclass(D, L, l, *, tol=_LBFGS_TOL, max_iter=_LBFGS_MAXITER,
     X, L, K = _check_multi(D, L, "train_logreg_multiclass")
     dim, n = X.shape
     obj = _multiclass_objective(X, L, K, l)
-    cost = _newton_cost(n, dim, K)
+    cost = newton_cost(n, dim, K)
     if finish is None:
         finish = cost <= _NEWTON_FINISH_COST
-    v, f, nit, stop = _solve(obj, np.zeros(dim * K + K), solver="lbfgs", tol=tol,
+    v, f, nit, stop = solve(obj, np.zeros(dim * K + K), optimizer="lbfgs", tol=tol,
                              max_iter=max_iter, finish=finish)
     W, b = _representative(v, dim, K, l)
     v = _pack(W, b)
     f = obj.fg(v)[0]
-    _warn(_diagnosis(obj, stop, v, nit, solver="lbfgs", tol=tol, max_iter=max_iter,
+    warn_convergence(diagnosis(obj, stop, v, nit, optimizer="lbfgs", tol=tol, max_iter=max_iter,
                      newton_cost=cost))
     priors = np.bincount(L, minlength=K) / L.size
     return MulticlassLogReg(W=W.copy(), b=b.copy(), l=l, class_priors=priors, objective=f,
@@ -1503,7 +1219,8 @@ def train_perceptron(D, L, max_epochs, rng, eta=1.0) -> Perceptron:
     w, b = wt[:-1].copy(), float(wt[-1])
     if not converged:
         err = float(np.mean(((X.T @ w + b) > 0.0) != (L == 1)))  # class 1 iff s > 0 (eq. 128)
-        _warn(f"the perceptron did not converge in max_epochs = {max_epochs} epochs (training "
-              f"error {100 * err:.2f}% after the last update): the data may not be linearly "
-              f"separable; increase max_epochs, or use logistic regression or an SVM")
+        warn_convergence(f"the perceptron did not converge in max_epochs = {max_epochs} epochs "
+                         f"(training error {100 * err:.2f}% after the last update): the data may "
+                         f"not be linearly separable; increase max_epochs, or use logistic "
+                         f"regression or an SVM")
     return Perceptron(w=w, b=b, epochs=epochs, converged=converged, n_updates=updates)
