@@ -1,0 +1,435 @@
+"""The Gradescope autograder and mlpr's wheel: the zip has what Gradescope's specification asks
+for and the same bytes for the same inputs; the wheel carries the datasets and, installed in a
+fresh virtual environment, loads iris and MNIST from any folder; and the zip runs as Gradescope
+runs it (setup.sh into a fresh environment, then run_autograder on a course-style submission, on
+one that cannot be imported, on one that hangs, and with the kit itself failing), each time
+leaving a valid results.json.
+
+The tests that build a wheel or install one need the package index (pip fetches setuptools to
+build, numpy, scipy, matplotlib and scikit-learn to install; its cache makes a second run fast),
+or a wheelhouse named by PIP_FIND_LINKS with PIP_NO_INDEX=1; without either they skip with the
+reason. They run on one xdist worker, which builds the zip and the environment once.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from mlpr import datasets
+from mlpr.grading import autograder, catalogue, formats
+from mlpr.grading.__main__ import main as grading_main
+from mlpr.grading.framework import TaskResult
+from mlpr.grading.runner import Report
+
+REPO = Path(__file__).resolve().parents[1]
+COURSE = REPO / "tests" / "grading_submissions" / "course_style.py"
+LABS = [5, 7]
+POINTS = {"Gau_MVG_ML_estimates": 3, "compute_minDCF_binary_fast": 2.5}
+TIMEOUT = 3.0  # seconds per task: the hanging submission's task fails after it
+VISIBILITY = "after_due_date"
+N_TASKS = len(catalogue.tasks(LABS))
+MAX_SCORE = N_TASKS - len(POINTS) + sum(POINTS.values())
+TEST_FIELDS = {"name": str, "score": (int, float), "max_score": (int, float), "status": str,
+               "output": str, "visibility": str}
+
+index = pytest.mark.xdist_group("autograder")
+
+
+# ------------------------------------------------------------------------------------------------
+# shared: the package index, the zip, a Gradescope root with setup.sh run once
+
+
+def _clean_env(**extra) -> dict:
+    """The environment of a process that must not see this checkout: no PYTHONPATH, no active
+    virtual environment, no MLPR_DATA_DIR."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "MLPR_DATA_DIR", "PYTHONHOME")}
+    env.update(OPENBLAS_NUM_THREADS="1", **extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def package_index(tmp_path_factory):
+    """Skip unless pip can fetch what a build needs (setuptools), from the index or a
+    wheelhouse."""
+    dest = tmp_path_factory.mktemp("index-probe")
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
+           "-q", "-d", str(dest), "setuptools>=77"]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=_clean_env())
+    except subprocess.TimeoutExpired:
+        pytest.skip("no package index: pip download setuptools timed out; set PIP_FIND_LINKS "
+                    "to a wheelhouse (with PIP_NO_INDEX=1)")
+    if r.returncode != 0:
+        why = (r.stderr.strip().splitlines() or ["?"])[-1]
+        pytest.skip(f"no package index: pip download setuptools failed ({why}); set "
+                    f"PIP_FIND_LINKS to a wheelhouse (with PIP_NO_INDEX=1)")
+
+
+@pytest.fixture(scope="module")
+def points_file(tmp_path_factory):
+    p = tmp_path_factory.mktemp("points") / "points.json"
+    p.write_text(json.dumps(POINTS))
+    return p
+
+
+@pytest.fixture(scope="module")
+def built(package_index, points_file, tmp_path_factory):
+    """The autograder zip, built twice from the same inputs through the command line; the
+    seconds of the first build. Both are built from one snapshot of the repository's files
+    (others may edit the working tree meanwhile)."""
+    out = tmp_path_factory.mktemp("zips")
+    snapshot = out / "source"
+    autograder._copy_project(REPO, snapshot)
+    args = ["autograder", *(a for n in LABS for a in ("--lab", str(n))), "--points",
+            str(points_file), "--visibility", VISIBILITY, "--timeout", str(TIMEOUT),
+            "--source", str(snapshot)]
+    t0 = time.perf_counter()
+    assert grading_main([*args, "--out", str(out / "first.zip")]) == 0
+    seconds = time.perf_counter() - t0
+    assert grading_main([*args, "--out", str(out / "second.zip")]) == 0
+    return out / "first.zip", out / "second.zip", seconds
+
+
+def _unzip(zip_path: Path, dest: Path) -> None:
+    """Unpack as unzip does: with the permissions recorded in the zip."""
+    with zipfile.ZipFile(zip_path) as z:
+        for info in z.infolist():
+            path = Path(z.extract(info, dest))
+            path.chmod((info.external_attr >> 16) & 0o777)
+
+
+def _new_root() -> Path:
+    """A folder laid out like /autograder. Not under /tmp: the kit's bubblewrap sandbox mounts a
+    private /tmp, which would hide an environment installed there."""
+    parent = "/var/tmp" if os.access("/var/tmp", os.W_OK) else None
+    root = Path(tempfile.mkdtemp(prefix="mlpr-autograder-test-", dir=parent))
+    root.chmod(0o755)  # the sandbox's own user reads the environment
+    return root
+
+
+@pytest.fixture(scope="module")
+def gradescope(built):
+    """A Gradescope root: the zip unpacked into source/, setup.sh run (a fresh environment in
+    ROOT/mlpr-venv), run_autograder copied to the root as Gradescope does; setup.sh's seconds."""
+    root = _new_root()
+    try:
+        _unzip(built[0], root / "source")
+        t0 = time.perf_counter()
+        # PIP_COMPILE=0: pip does not byte-compile the ~400 MB it installs (20 of the 35 s);
+        # Gradescope's setup.sh keeps compiling, once, so that every run starts faster
+        r = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root / "source",
+                           capture_output=True, text=True, timeout=900,
+                           env=_clean_env(AUTOGRADER_ROOT=str(root), MLPR_AUTOGRADER_APT="0",
+                                          PIP_COMPILE="0"))
+        seconds = time.perf_counter() - t0
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+        assert "mlpr installed" in r.stdout
+        shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+        yield root, seconds
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _run_autograder(root: Path, files: dict) -> tuple[dict, subprocess.CompletedProcess, float]:
+    """Put ``files`` {name: text} in ROOT/submission (a new one), run ROOT/run_autograder as
+    Gradescope does (from the root); the results.json, the process, the seconds."""
+    shutil.rmtree(root / "submission", ignore_errors=True)
+    shutil.rmtree(root / "results", ignore_errors=True)
+    (root / "submission").mkdir()
+    for name, text in files.items():
+        (root / "submission" / name).write_text(text)
+    t0 = time.perf_counter()
+    r = subprocess.run([str(root / "run_autograder")], cwd=root, capture_output=True, text=True,
+                       timeout=600, env=_clean_env(AUTOGRADER_ROOT=str(root)))
+    seconds = time.perf_counter() - t0
+    results = root / "results" / "results.json"
+    assert results.is_file(), r.stdout[-3000:] + r.stderr[-3000:]
+    return json.loads(results.read_text()), r, seconds
+
+
+def _check_results(doc: dict) -> None:
+    """results.json as Gradescope's specification describes it."""
+    assert isinstance(doc["score"], (int, float))
+    assert isinstance(doc["output"], str)
+    assert doc["visibility"] in formats.VISIBILITIES
+    assert doc["stdout_visibility"] in formats.VISIBILITIES
+    assert isinstance(doc["execution_time"], (int, float)) and doc["execution_time"] >= 0
+    assert isinstance(doc["tests"], list)
+    for t in doc["tests"]:
+        for field, kind in TEST_FIELDS.items():
+            assert isinstance(t[field], kind), (field, t)
+        assert t["status"] in ("passed", "failed")
+        assert 0 <= t["score"] <= t["max_score"]
+        assert t["visibility"] == VISIBILITY
+    assert doc["score"] == pytest.approx(sum(t["score"] for t in doc["tests"]))
+
+
+def _by_name(doc: dict) -> dict:
+    return {t["name"]: t for t in doc["tests"]}
+
+
+# ------------------------------------------------------------------------------------------------
+# the zip
+
+
+@index
+def test_the_zip_has_the_specification_s_files_and_is_reproducible(built):
+    first, second, seconds = built
+    assert first.read_bytes() == second.read_bytes()
+    with zipfile.ZipFile(first) as z:
+        infos = {i.filename: i for i in z.infolist()}
+        wheels = [n for n in infos if n.startswith("mlpr-") and n.endswith(".whl")]
+        assert sorted(infos) == sorted(["setup.sh", "run_autograder", autograder.CONFIG_NAME,
+                                        *wheels]) and len(wheels) == 1
+        for name, info in infos.items():
+            assert info.date_time == (1980, 1, 1, 0, 0, 0)
+            mode = (info.external_attr >> 16) & 0o777
+            assert mode == (0o755 if name in ("setup.sh", "run_autograder") else 0o644)
+        assert z.read("setup.sh").startswith(b"#!/usr/bin/env bash")
+        assert z.read("run_autograder").startswith(b"#!/usr/bin/env bash")
+        config = json.loads(z.read(autograder.CONFIG_NAME))
+        assert config == {"labs": LABS, "points": {k: float(v) for k, v in POINTS.items()},
+                          "visibility": VISIBILITY, "timeout": TIMEOUT}
+        wheel = z.read(wheels[0])
+    print(f"\nautograder zip: {first.stat().st_size:,d} bytes, wheel {len(wheel):,d} bytes, "
+          f"built in {seconds:.1f} s")
+
+
+@index
+def test_the_wheel_carries_the_datasets_with_their_checksums(built, tmp_path):
+    with zipfile.ZipFile(built[0]) as z:
+        name = next(n for n in z.namelist() if n.endswith(".whl"))
+        (tmp_path / name).write_bytes(z.read(name))
+    with zipfile.ZipFile(tmp_path / name) as w:
+        names = w.namelist()
+        for key, sha in datasets.CHECKSUMS.items():
+            assert hashlib.sha256(w.read(f"mlpr/datasets_data/{key}")).hexdigest() == sha
+        for readme in ("README.md", "mnist/README.md"):  # source and license of each file
+            assert f"mlpr/datasets_data/{readme}" in names
+        assert names[-1].endswith(".dist-info/RECORD")
+        assert not [n for n in names if "__pycache__" in n or "/.cache/" in n]
+
+
+# ------------------------------------------------------------------------------------------------
+# the wheel, installed outside the repository
+
+
+@index
+def test_an_installed_wheel_loads_iris_and_mnist_from_any_folder(built, tmp_path):
+    """``pip install mlpr-*.whl`` in a fresh environment, then the loaders from a folder outside
+    the repository: the data come from the package, checksums verified, MLPR_DATA_DIR still
+    overrides, and a modified file is reported with the installed package's remedy."""
+    with zipfile.ZipFile(built[0]) as z:
+        name = next(n for n in z.namelist() if n.endswith(".whl"))
+        (tmp_path / "dist").mkdir()
+        (tmp_path / "dist" / name).write_bytes(z.read(name))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    t0 = time.perf_counter()
+    r = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                        "--no-compile", "--disable-pip-version-check",
+                        str(tmp_path / "dist" / name)],
+                       capture_output=True, text=True, timeout=900, env=_clean_env())
+    install = time.perf_counter() - t0
+    assert r.returncode == 0, r.stderr[-3000:]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code = ("import json; from mlpr import datasets as d; D, L = d.load_mnist(); "
+            "T, _ = d.load_mnist('test'); I, _ = d.load_iris(); "
+            "print(json.dumps({'dir': str(d.data_dir()), 'mnist': D.shape, 'test': T.shape, "
+            "'iris': I.shape, 'file': d.__file__}))")
+    env = _clean_env(XDG_CACHE_HOME=str(tmp_path / "cache"))
+    py = str(venv / "bin" / "python")
+    r = subprocess.run([py, "-c", code], cwd=elsewhere, capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got["mnist"] == [784, 60000] and got["test"] == [784, 10000]
+    assert got["iris"] == [4, 150]
+    assert got["dir"].startswith(str(venv)) and got["dir"].endswith("mlpr/datasets_data")
+    assert got["file"].startswith(str(venv))  # this mlpr, not the checkout's
+    # the decoded MNIST went to the user's cache folder, not into the installed package
+    assert sorted(p.name.split(".")[0] for p in (tmp_path / "cache/mlpr/mnist").iterdir()) == [
+        "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", "train-images-idx3-ubyte",
+        "train-labels-idx1-ubyte"]
+    assert not (Path(got["dir"]) / "mnist" / ".cache").exists()
+    # MLPR_DATA_DIR still overrides
+    r = subprocess.run([py, "-c", "from mlpr import datasets as d; d.load_iris(); "
+                        "print(d.data_dir())"], cwd=elsewhere, capture_output=True, text=True,
+                       env=dict(env, MLPR_DATA_DIR=str(REPO / "datasets")))
+    assert r.returncode == 0 and r.stdout.strip() == str(REPO / "datasets"), r.stderr
+    # a modified file of the installed package is caught by its checksum
+    iris = Path(got["dir"]) / "iris.csv"
+    iris.write_bytes(iris.read_bytes().replace(b"5.1,3.5", b"5.1,3.6", 1))
+    r = subprocess.run([py, "-c", "from mlpr.datasets import load_iris; load_iris()"],
+                       cwd=elsewhere, capture_output=True, text=True, env=env)
+    assert r.returncode != 0
+    assert "checksum mismatch" in r.stderr and "reinstall" in r.stderr
+    print(f"\npip install of the wheel into a fresh environment: {install:.1f} s")
+
+
+# ------------------------------------------------------------------------------------------------
+# the autograder, run as Gradescope runs it
+
+
+@index
+def test_a_course_style_submission_gets_every_point(gradescope):
+    root, setup_seconds = gradescope
+    doc, r, seconds = _run_autograder(root, {"labs.py": COURSE.read_text()})
+    assert r.returncode == 0
+    _check_results(doc)
+    tests = _by_name(doc)
+    assert sorted(tests) == sorted(t.title for t in catalogue.tasks(LABS).values())
+    assert all(t["status"] == "passed" for t in tests.values()), [
+        t for t in tests.values() if t["status"] != "passed"]
+    assert tests["lab 5 · Gau_MVG_ML_estimates"]["max_score"] == 3
+    assert tests["lab 7 · compute_minDCF_binary_fast"]["max_score"] == 2.5
+    assert doc["score"] == pytest.approx(MAX_SCORE)
+    assert "isolation:" in doc["output"] and "seed:" in doc["output"]
+    assert "lab 5 · Gau_MVG_ML_estimates" in r.stdout  # the text report, for the instructors
+    print(f"\nsetup.sh {setup_seconds:.1f} s; run_autograder, course-style: {seconds:.1f} s")
+
+
+@index
+def test_a_submission_that_cannot_be_imported_gets_0_with_the_reason(gradescope):
+    root, _ = gradescope
+    doc, r, _ = _run_autograder(root, {"labs.py": "import numpy\nraise RuntimeError('oops')\n"})
+    assert r.returncode == 0
+    _check_results(doc)
+    assert doc["score"] == 0 and len(doc["tests"]) == N_TASKS
+    assert all(t["status"] == "failed" and "RuntimeError: oops" in t["output"]
+               for t in doc["tests"])
+    assert "RuntimeError: oops" in doc["output"]
+
+
+@index
+def test_a_hanging_submission_fails_that_task_after_the_time_limit(gradescope):
+    root, _ = gradescope
+    hang = "\n\ndef Gau_MVG_ML_estimates(D, L):\n    while True:\n        pass\n"
+    doc, r, seconds = _run_autograder(root, {"labs.py": COURSE.read_text() + hang})
+    assert r.returncode == 0
+    _check_results(doc)
+    tests = _by_name(doc)
+    hung = tests["lab 5 · Gau_MVG_ML_estimates"]
+    assert hung["status"] == "failed" and hung["score"] == 0 and hung["max_score"] == 3
+    assert f"hangs: no answer within the time limit of {TIMEOUT:g} s" in hung["output"]
+    assert doc["score"] == pytest.approx(MAX_SCORE - 3)
+    assert seconds < 60
+    print("\nresults.json of the hanging submission:\n" + json.dumps(doc, indent=1))
+
+
+@index
+def test_a_failure_of_the_kit_still_writes_results_json(gradescope):
+    """The kit fails (a broken configuration): score 0 and the reason, from Python; Python
+    cannot run (no environment): score 0 and the exit status, from the shell script."""
+    root, _ = gradescope
+    broken = _new_root()
+    try:
+        shutil.copytree(root / "source", broken / "source")
+        shutil.copy2(root / "run_autograder", broken / "run_autograder")
+        (broken / "submission").mkdir()
+        shutil.copy(COURSE, broken / "submission" / "labs.py")
+        config = json.loads((root / "source" / autograder.CONFIG_NAME).read_text())
+        (broken / "source" / autograder.CONFIG_NAME).write_text(
+            json.dumps(dict(config, labs=[99])))
+        (broken / "mlpr-venv").symlink_to(root / "mlpr-venv")
+        run = [str(broken / "run_autograder")]
+        env = _clean_env(AUTOGRADER_ROOT=str(broken))
+        r = subprocess.run(run, cwd=broken, capture_output=True, text=True, env=env)
+        assert r.returncode == 0
+        doc = json.loads((broken / "results" / "results.json").read_text())
+        assert doc["score"] == 0 and doc["tests"] == []
+        assert "the grading kit failed (ValueError: the labs with tasks are" in doc["output"]
+        assert "Traceback" in r.stdout  # for the instructors
+        (broken / "mlpr-venv").unlink()
+        r = subprocess.run(run, cwd=broken, capture_output=True, text=True, env=env)
+        assert r.returncode == 0
+        doc = json.loads((broken / "results" / "results.json").read_text())
+        assert doc["score"] == 0 and doc["tests"] == []
+        assert "exited with status 127" in doc["output"]
+    finally:
+        shutil.rmtree(broken, ignore_errors=True)
+
+
+# ------------------------------------------------------------------------------------------------
+# without the package index: options, points, the zip's layout
+
+
+def test_the_zip_is_reproducible_and_laid_out_for_gradescope(tmp_path):
+    """With a given wheel (no build): the same inputs give the same bytes; the scripts are
+    executable, at the root of the zip."""
+    wheel = tmp_path / "mlpr-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"not really a wheel")
+    a = autograder.build(tmp_path / "a.zip", [7, 5, 7], {"uniform_cost_matrix": 0},
+                         "hidden", 10, wheel=wheel)
+    os.utime(wheel, (0, 0))
+    autograder.build(tmp_path / "b.zip", [5, 7], {"uniform_cost_matrix": 0.0}, "hidden", 10.0,
+                     wheel=wheel)
+    assert (tmp_path / "a.zip").read_bytes() == (tmp_path / "b.zip").read_bytes()
+    assert [n for n, _ in a] == sorted(n for n, _ in a)
+    with zipfile.ZipFile(tmp_path / "a.zip") as z:
+        assert json.loads(z.read(autograder.CONFIG_NAME)) == {
+            "labs": [5, 7], "points": {"uniform_cost_matrix": 0.0}, "visibility": "hidden",
+            "timeout": 10.0}
+        assert stat.S_IMODE(z.getinfo("setup.sh").external_attr >> 16) == 0o755
+        assert stat.S_IMODE(z.getinfo("run_autograder").external_attr >> 16) == 0o755
+
+
+@pytest.mark.parametrize("points, match", [
+    ({"no_such_task": 1}, r"points for 'no_such_task': no task of that name in lab\(s\) 5, 7"),
+    ({"trainLogRegBinary": 1}, r"no task of that name in lab\(s\) 5, 7; the tasks are: "),
+    ({"uniform_cost_matrix": -1}, r"must be a finite number >= 0, got -1"),
+    ({"uniform_cost_matrix": float("nan")}, r"must be a finite number >= 0, got nan"),
+    ({"uniform_cost_matrix": "2"}, r"must be a finite number >= 0, got '2'"),
+    ([1, 2], r"must be a JSON object \{task name: points\}, got list"),
+])
+def test_points_are_checked_against_the_labs_tasks(points, match):
+    with pytest.raises(ValueError, match=match):
+        autograder.check_points(points, [5, 7])
+
+
+def test_points_reweight_the_tasks_and_the_score():
+    results = [TaskResult("a", 5, "passed", 1.0, 1.0), TaskResult("b", 5, "failed", 0.0, 1.0),
+               TaskResult("c", 7, "passed", 1.0, 1.0)]
+    rep = autograder.with_points(Report("s", results, [], []), {"a": 4.0, "b": 2.0})
+    assert [(r.points, r.max_points) for r in rep.results] == [(4.0, 4.0), (0.0, 2.0),
+                                                                (1.0, 1.0)]
+    assert (rep.score, rep.max_score) == (5.0, 7.0)
+    doc = formats.format_gradescope(rep, "visible")
+    assert doc["score"] == 5.0 and [t["max_score"] for t in doc["tests"]] == [4.0, 2.0, 1.0]
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "the following arguments are required: --lab"),
+    (["--lab", "99"], "the labs with tasks are"),
+    (["--lab", "5", "--visibility", "public"], "invalid choice: 'public'"),
+    (["--lab", "5", "--timeout", "0"], "timeout must be a number of seconds > 0"),
+    (["--lab", "5", "--points", "/nonexistent/points.json"], "--points /nonexistent"),
+    (["--lab", "5", "--wheel", "/nonexistent/mlpr-0-py3-none-any.whl"], "is not an mlpr wheel"),
+])
+def test_usage_errors_of_the_subcommand(args, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as info:
+        grading_main(["autograder", *args, "--out", str(tmp_path / "a.zip")])
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "a.zip").exists()
+
+
+def test_the_grading_command_line_is_unchanged_beside_the_subcommand(capsys):
+    """``python -m mlpr.grading --list`` and a submission argument keep their meaning; only a
+    first argument ``autograder`` selects the subcommand."""
+    assert grading_main(["--list"]) == 0
+    assert "lab  5  Gau_MVG_ML_estimates(D, L)" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        grading_main(["autograder", "--help"])
+    assert "--points FILE" in capsys.readouterr().out
