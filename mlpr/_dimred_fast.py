@@ -15,7 +15,9 @@ convention, eigenvalues and trace to 1e-10 relative). What differs, and why:
   MNIST, but it moves P by about 1e-12, enough to change the iteration counts and one error
   rate of lecture 06's capped L-BFGS runs: it is not used.)
 * No separate scan for NaN or inf: a non-finite value makes the mean of its feature non-finite,
-  and only then is the data scanned to name it (`mlpr.utils.check_data`).
+  and only then does `mlpr.dimred.fit_pca` scan the data to name it (`mlpr.utils.check_data`).
+  The functions here trust their caller: `fit_pca` checks the mean and the covariance they
+  return before the next step.
 * Only the triangle ``dsyrk`` wrote is read by the eigensolver (``eigh(lower=False)``), which
   computes only the m wanted eigenpairs (``subset_by_index``); the trace is the diagonal's sum.
 """
@@ -26,13 +28,7 @@ import numpy as np
 import scipy.linalg
 import scipy.linalg.blas
 
-from .utils import (
-    centred_blocks,
-    check_data,
-    check_finite_statistic,
-    vcol,
-    warn_if_transposed,
-)
+from .utils import centred_blocks, vcol
 
 
 def centred_scatter_upper(D: np.ndarray, mu: np.ndarray) -> np.ndarray:
@@ -51,21 +47,27 @@ def centred_scatter_upper(D: np.ndarray, mu: np.ndarray) -> np.ndarray:
     return C
 
 
-def pca_eigh(D: np.ndarray, m: int):
-    """P (D, m), the m leading eigenvectors of the ML covariance, their eigenvalues (decreasing),
-    mu (D, 1) and trace(C): the same as `mlpr.dimred._pca_eigh`. D need not have been scanned
-    for NaN or inf (`mlpr.utils.check_data(..., check_finite=False)`)."""
-    warn_if_transposed(D)
-    nfeat, N = D.shape
-    with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below
-        mu = vcol(D.mean(axis=1))
-        if not np.isfinite(mu).all():
-            check_data(D, "D")  # names the first NaN or inf of D, if any
-        check_finite_statistic(mu, D, "D", "the mean")
+def mean(D: np.ndarray) -> np.ndarray:
+    """mu (D, 1) of D (D, N); NaN, inf or an overflow show in it (the caller checks it)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return vcol(D.mean(axis=1))
+
+
+def covariance_upper(D: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """The upper triangle (Fortran order) of C = 1/N sum_i (x_i - mu)(x_i - mu)^T, the ML
+    covariance; an overflow shows in it (the caller checks it)."""
+    with np.errstate(over="ignore", invalid="ignore"):
         C = centred_scatter_upper(D, mu)
-        C /= N  # C = 1/N sum_i (x_i - mu)(x_i - mu)^T, upper triangle
-    check_finite_statistic(C, D, "D", "the covariance")
+        C /= D.shape[1]  # C = 1/N sum_i (x_i - mu)(x_i - mu)^T, upper triangle
+    return C
+
+
+def pca_eigh(C: np.ndarray, m: int):
+    """P (D, m), the m leading eigenvectors of the finite upper-triangle covariance C (which it
+    overwrites), their eigenvalues (decreasing) and trace(C): with `mean` and
+    `covariance_upper`, the same as `mlpr.dimred._pca_eigh`."""
+    nfeat = C.shape[0]
     total = float(np.trace(C))  # trace(C), before the eigensolver overwrites C
     s, U = scipy.linalg.eigh(C, lower=False, subset_by_index=[nfeat - m, nfeat - 1],
                              overwrite_a=True, check_finite=False)  # ascending
-    return U[:, ::-1], s[::-1], mu, total
+    return U[:, ::-1], s[::-1], total

@@ -328,10 +328,28 @@ def fit_pca(D, m: int, method: str = "eigh", solver: str = "auto") -> PCAModel:
             f"m = {m} exceeds the dimension of D, shape {D.shape}: PCA keeps at most D = "
             f"{D.shape[0]} directions (1 <= m <= {D.shape[0]})"
         )
-    P, eigs, mu, total = (_dimred_fast.pca_eigh if fast else _PCA_SOLVERS[method])(D, m)
+    if fast:
+        P, eigs, mu, total = _pca_eigh_fast(D, m)
+    else:
+        P, eigs, mu, total = _PCA_SOLVERS[method](D, m)
     P = np.ascontiguousarray(_fix_signs(P))
     return PCAModel(P=P, mu=mu, eigenvalues=np.maximum(eigs, 0.0), total_variance=total,
                     solver="auto" if fast else "reference")
+
+
+def _pca_eigh_fast(D: np.ndarray, m: int):
+    """`_pca_eigh` by `mlpr._dimred_fast`, with the checks of the public boundary between its
+    steps: D has not been scanned for NaN or inf (a non-finite value shows in the mean, and
+    only then is D scanned to name it); an overflow shows in the mean or the covariance."""
+    warn_if_transposed(D)
+    mu = _dimred_fast.mean(D)
+    if not np.isfinite(mu).all():
+        check_data(D, "D")  # names the first NaN or inf of D, if any
+    check_finite_statistic(mu, D, "D", "the mean")
+    C = _dimred_fast.covariance_upper(D, mu)
+    check_finite_statistic(C, D, "D", "the covariance")
+    P, eigs, total = _dimred_fast.pca_eigh(C, m)
+    return P, eigs, mu, total
 
 
 def _pca_eigh(D: np.ndarray, m: int):

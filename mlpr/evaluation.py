@@ -201,7 +201,7 @@ def _check_scores_1d(scores, name: str, *, allow_inf: bool = True) -> np.ndarray
     return a
 
 
-def _check_binary(scores, L, name: str = "llr") -> tuple[np.ndarray, np.ndarray]:
+def _check_binary_scores(scores, L, name: str = "llr") -> tuple[np.ndarray, np.ndarray]:
     """N scores and their N labels 0/1, both classes present."""
     s = _check_scores_1d(scores, name)
     try:
@@ -987,7 +987,7 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
       reported with threshold -inf, whose decisions ``llr > -inf`` reject the -inf scores and
       cost more: the only case where the returned threshold does not attain the minimum.
     """
-    s, L = _check_binary(llr, L)
+    s, L = _check_binary_scores(llr, L)
     p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     return_threshold = check_bool(return_threshold, "return_threshold")
     val, thr = _min_dcf_ranked(_rank(s, L), p.ravel(), Cfn, Cfp)
@@ -1029,7 +1029,7 @@ def min_dcf_sweep(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = Fals
     reference (threshold -inf), so that the result never exceeds 1 even when some scores are
     -inf (reject-all is the threshold at the largest score).
     """
-    s, L = _check_binary(llr, L)
+    s, L = _check_binary_scores(llr, L)
     p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     _check_one_prior(p)
     return_threshold = check_bool(return_threshold, "return_threshold")
@@ -1076,7 +1076,7 @@ def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
     to t is decided 0), :math:`t = -\log \frac{\pi C_{fn}}{(1 - \pi) C_{fp}}`.
     ``act_dcf - min_dcf >= 0`` is the calibration loss.
     """
-    s, L = _check_binary(llr, L)
+    s, L = _check_binary_scores(llr, L)
     p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     _warn_if_probabilities(s, "llr", "act_dcf")
     if p.ndim == 0:  # one application: O(N), no sort
@@ -1118,7 +1118,7 @@ def bayes_error_curve(llr, L, prior_log_odds):
     for p in pi]``; here the scores are sorted once for all priors, and the results equal
     those calls exactly.
     """
-    s, L = _check_binary(llr, L)
+    s, L = _check_binary_scores(llr, L)
     x, pi = _check_prior_log_odds(prior_log_odds)
     _warn_if_probabilities(s, "llr", "bayes_error_curve")
     R = _rank(s, L)
@@ -1177,7 +1177,7 @@ def roc_points(scores, L, return_thresholds: bool = False):
     point (1, 1) is then the data-independent accept-all system, listed with threshold -inf like
     the point before it (which rejects exactly the -inf scores).
     """
-    s, L = _check_binary(scores, L, "scores")
+    s, L = _check_binary_scores(scores, L, "scores")
     return_thresholds = check_bool(return_thresholds, "return_thresholds")
     R = _rank(s, L)
     j = _splits(R)[::-1]
@@ -1322,7 +1322,7 @@ def roc_convex_hull(scores, L) -> tuple[np.ndarray, np.ndarray]:
     Pfn : ndarray, shape (H,)
         Non-increasing, from 1 to 0.
     """
-    s, L = _check_binary(scores, L, "scores")
+    s, L = _check_binary_scores(scores, L, "scores")
     R = _rank(s, L)
     j = _hull_splits(R, _splits(R))[::-1]
     n_fn, n_fp = _errors(R, j)
@@ -1405,7 +1405,7 @@ def eer(scores, L, method: str = "threshold") -> float:
     """
     if not isinstance(method, str) or method not in _EER_METHODS:
         raise ValueError(f"method must be 'threshold' (alias 'raw') or 'rocch', got {method!r}")
-    s, L = _check_binary(scores, L, "scores")
+    s, L = _check_binary_scores(scores, L, "scores")
     return _EER_METHODS[method](_rank(s, L))
 
 
@@ -1445,7 +1445,7 @@ def cllr(llr, L) -> float:
     with :math:`\log(1 + e^{z})` = ``np.logaddexp(0, z)`` so that large |s| neither overflows nor
     loses precision.
     """
-    s, L = _check_binary(llr, L)
+    s, L = _check_binary_scores(llr, L)
     _warn_if_probabilities(s, "llr", "cllr")
     tar = L == 1
     c_tar = np.mean(np.logaddexp(0.0, -s[tar]) / _LN2)
@@ -1483,7 +1483,7 @@ def min_cllr(llr, L) -> float:
     Blocks without targets get -inf and blocks without non-targets +inf, which cost nothing
     (:math:`\log_2(1 + e^{-\infty}) = 0`); then `cllr` of these LLRs.
     """
-    s, L = _check_binary(llr, L)
+    s, L = _check_binary_scores(llr, L)
     R = _rank(s, L)
     edges = _hull_splits(R, _splits(R))  # the PAV blocks of tie groups
     T_b = np.diff(R.cum_tar[edges]).astype(np.float64)  # targets per block

@@ -93,7 +93,7 @@ from .utils import (
     check_int,
     check_labels,
     check_pseudo_count,
-    check_real,
+    check_psi,
     check_solver,
     model,
     vcol,
@@ -225,12 +225,8 @@ def floor_covariance(C, psi: float) -> np.ndarray:
 
     The floor changes ``C`` only along the directions whose variance is below ``psi``.
     """
-    psi = _check_psi(psi)
+    psi = check_psi(psi)
     return _floor_full(check_covariance(C), psi)
-
-
-def _check_psi(psi) -> float:
-    return check_real(psi, "psi", low=0.0, strict=True, what="an eigenvalue floor")
 
 
 def _floor_full(C: np.ndarray, psi: float) -> np.ndarray:
@@ -413,7 +409,7 @@ def _check_training(D, L, kind: str, unbiased, psi):
     """Validated D, L, the class sizes, ``unbiased`` and ``psi`` of a Gaussian trainer."""
     D, L = check_data_labels(D, L)
     unbiased = check_bool(unbiased, "unbiased")
-    psi = None if psi is None else _check_psi(psi)
+    psi = None if psi is None else check_psi(psi)
     n = _class_counts(L)
     _check_class_sizes(n, kind, unbiased)
     return D, L, n, unbiased, psi

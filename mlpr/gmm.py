@@ -63,7 +63,9 @@ from .utils import (
     check_data,
     check_data_labels,
     check_int,
-    check_real,
+    check_multiclass,
+    check_positive,
+    check_psi,
     check_rng,
     check_solver,
     model,
@@ -268,14 +270,6 @@ def _as_gmm(gmm) -> GMM:
 def _check_cov_type(cov_type) -> str:
     lowered = cov_type.lower() if isinstance(cov_type, str) else cov_type
     return check_choice(lowered, "cov_type", _COV_TYPES)
-
-
-def _check_positive(value, name: str, what: str) -> float:
-    return check_real(value, name, low=0.0, strict=True, what=what)
-
-
-def _check_psi(psi) -> float | None:
-    return None if psi is None else _check_positive(psi, "psi", "an eigenvalue floor")
 
 
 def _check_power_of_two(n, name: str) -> int:
@@ -585,10 +579,6 @@ def _degenerate(exc: _Singular, history, gmm) -> DegenerateComponentError:
                                     exc.c, history, gmm)
 
 
-def _check_solver(solver, method, where: str) -> str:
-    return check_solver(solver, method, where=where, choices=tuple(_SOLVERS))
-
-
 def _check_sizes(M: int, X: np.ndarray, name: str = "D", what: str = "") -> None:
     """Refuse more components than samples: EM cannot give each component a sample of its own,
     so at least one is empty or collapses (section 9.4)."""
@@ -723,8 +713,8 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
     """
     X, g = _checked_input(D, gmm)
     cov_type = _check_cov_type(cov_type)
-    psi = _check_psi(psi)
-    solver = _check_solver(solver, method, "em_step")
+    psi = check_psi(psi, allow_none=True)
+    solver = check_solver(solver, method, where="em_step")
     _check_sizes(g.n_components, X)
     _warn_if_psi_dominates(X, psi)
     e_step, m_step = _SOLVERS[solver]  # "reference": `_e_step`, `_m_step_reference`
@@ -829,10 +819,10 @@ def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: 
     """
     X, g = _checked_input(D, gmm)
     cov_type = _check_cov_type(cov_type)
-    psi = _check_psi(psi)
-    tol = _check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
+    psi = check_psi(psi, allow_none=True)
+    tol = check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
     max_iter = check_int(max_iter, "max_iter", low=1)
-    solver = _check_solver(solver, method, "train_gmm_em")
+    solver = check_solver(solver, method, where="train_gmm_em")
     _check_sizes(g.n_components, X)
     _warn_if_psi_dominates(X, psi)
     return _em(X, g, cov_type, psi, tol, max_iter, solver)
@@ -876,7 +866,7 @@ def split_gmm(gmm, alpha: float = 0.1) -> GMM:
     two new components. The split model is the start of the next EM run (eq. 191, 199-201).
     """
     g = _as_gmm(gmm)
-    alpha = _check_positive(alpha, "alpha", "the split displacement")
+    alpha = check_positive(alpha, "alpha", "the split displacement")
     return _split(g.w, g.mu, g.C, alpha)
 
 
@@ -964,12 +954,12 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
     X = check_data(D, "D")
     n_components = _check_power_of_two(n_components, "n_components")
     cov_type = _check_cov_type(cov_type)
-    psi = _check_psi(psi)
-    alpha = _check_positive(alpha, "alpha", "the split displacement")
-    tol = _check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
+    psi = check_psi(psi, allow_none=True)
+    alpha = check_positive(alpha, "alpha", "the split displacement")
+    tol = check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
     max_iter = check_int(max_iter, "max_iter", low=1)
     return_history = check_bool(return_history, "return_history")
-    solver = _check_solver(solver, method, "train_gmm_lbg")
+    solver = check_solver(solver, method, where="train_gmm_lbg")
     _check_sizes(n_components, X)
     _warn_if_psi_dominates(X, psi)
     models, histories = _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, solver)
@@ -1105,7 +1095,7 @@ def gmm_from_clusters(D, assignment, n_components: int | None = None, cov_type: 
     M = int(z.max()) + 1 if n_components is None else check_int(n_components, "n_components",
                                                                  low=1)
     cov_type = _check_cov_type(cov_type)
-    psi = _check_psi(psi)
+    psi = check_psi(psi, allow_none=True)
     try:
         w, mu, C = _m_step(X, np.eye(M)[:, z], cov_type, psi)  # eq. (199)-(201), 0/1 gammas
         _check_components(C, cov_type, X.var(axis=1))
@@ -1153,7 +1143,7 @@ def train_gmm_hard_em(D, gmm, cov_type: str = "full", psi: float | None = None,
     """
     X, g = _checked_input(D, gmm)
     cov_type = _check_cov_type(cov_type)
-    psi = _check_psi(psi)
+    psi = check_psi(psi, allow_none=True)
     max_iter = check_int(max_iter, "max_iter", low=1)
     _check_sizes(g.n_components, X)
     cache, data_var = {}, X.var(axis=1)
@@ -1248,20 +1238,13 @@ def _class_lbg(X, L, K, n_per_class, cov_type, psi, alpha, tol, max_iter, solver
 
 
 def _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method, where):
-    return (_check_cov_type(cov_type), _check_psi(psi),
-            _check_positive(alpha, "alpha", "the split displacement"),
-            _check_positive(tol, "tol", "the stopping gain of the average log-likelihood"),
-            check_int(max_iter, "max_iter", low=1), _check_solver(solver, method, where))
+    return (_check_cov_type(cov_type), check_psi(psi, allow_none=True),
+            check_positive(alpha, "alpha", "the split displacement"),
+            check_positive(tol, "tol", "the stopping gain of the average log-likelihood"),
+            check_int(max_iter, "max_iter", low=1), check_solver(solver, method, where=where))
 
 
-def _check_classes(L: np.ndarray) -> int:
-    """K, refusing a single class (a classifier needs two hypotheses)."""
-    K = int(L.max()) + 1
-    if K < 2:
-        raise ValueError(f"L holds a single class (0): a GMM classifier needs at least 2 classes, "
-                         f"got K = {K}; to model the density of one class, use "
-                         f"train_gmm_lbg(D, n_components)")
-    return K
+_ONE_CLASS = "; to model the density of one class, use train_gmm_lbg(D, n_components)"
 
 
 def _train_classifier(X, L, K, n_components, settings) -> GMMClassifier:
@@ -1303,10 +1286,10 @@ def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float 
     the application's priors (`mlpr.generative.log_posteriors`), binary tasks through the llr
     (eq. 203).
     """
-    X, L = check_data_labels(D, L)
+    X, L, K = check_multiclass(D, L, "a GMM classifier", require_all=False, remedy=_ONE_CLASS)
     settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method,
                                     "train_gmm_classifier")
-    return _train_classifier(X, L, _check_classes(L), n_components, settings)
+    return _train_classifier(X, L, K, n_components, settings)
 
 
 def lbg_gmm_classifiers(D, L, n_components: int, cov_type: str = "full",
@@ -1320,10 +1303,9 @@ def lbg_gmm_classifiers(D, L, n_components: int, cov_type: str = "full",
     (default ``None``: no floor; the course's labs pass ``psi=0.01``); ``result[M]`` equals
     ``train_gmm_classifier(D, L, M, ...)``.
     """
-    X, L = check_data_labels(D, L)
+    X, L, K = check_multiclass(D, L, "a GMM classifier", require_all=False, remedy=_ONE_CLASS)
     settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method,
                                     "lbg_gmm_classifiers")
-    K = _check_classes(L)
     n = _check_power_of_two(n_components, "n_components")
     models = _class_lbg(X, L, K, [n] * K, *settings)
     return {2**i: GMMClassifier(gmms=tuple(m[i] for m in models)) for i in range(len(models[0]))}

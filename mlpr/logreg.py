@@ -88,17 +88,17 @@ from .utils import (
     SOLVERS,
     ConvergenceWarning,
     check_array,
-    check_binary_labels,
+    check_binary,
     check_bool,
     check_choice,
     check_class_priors,
     check_data,
-    check_data_labels,
     check_finite,
     check_int,
     check_lambda,
+    check_multiclass,
+    check_positive,
     check_prior,
-    check_real,
     check_rng,
     check_scale,
     check_solver,
@@ -140,33 +140,12 @@ _NEWTON_FINISH_COST = 1e9
 # validation: the public boundary (the cores below assume valid input)
 
 
-def _check_binary(D, L, who: str, *, both: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """(D, N) data and 0/1 labels; ``both`` requires a sample of each class."""
-    X, L = check_data_labels(D, L, require_all=False)
-    check_scale(X)
-    return X, check_binary_labels(L, who=who, both=both)
-
-
-def _check_multi(D, L, who: str) -> tuple[np.ndarray, np.ndarray, int]:
-    """(D, N) data and labels 0..K-1, every class present, K >= 2."""
-    X, L = check_data_labels(D, L, require_all=True)
-    check_scale(X)
-    K = int(L.max()) + 1
-    if K < 2:
-        raise ValueError(f"L holds a single class (0): {who} needs at least two classes 0..K-1")
-    return X, L, K
-
-
 def _check_v(v, P: int, what: str) -> np.ndarray:
     """The parameter vector of an objective callable: (P,), finite."""
     a = check_array(v, "v")
     if a.shape != (P,):
         raise ValueError(f"v has shape {a.shape}, expected ({P},) = {what}")
     return check_finite(a, "v")
-
-
-def _check_positive(x, name: str) -> float:
-    return check_real(x, name, low=0.0, strict=True)
 
 
 def _check_newton_finish(newton_finish, optimizer: str = "lbfgs") -> bool | None:
@@ -202,8 +181,8 @@ def _check_binary_training(D, L, l, prior, optimizer, tol, max_iter, newton_fini
     """Validate the arguments of `train_logreg_binary`; max_iter gets the optimiser's default."""
     l = check_lambda(l)
     prior = check_prior(prior, allow_none=True)
-    tol = _check_positive(tol, "tol")
-    X, L = _check_binary(D, L, "train_logreg_binary")
+    tol = check_positive(tol, "tol")
+    X, L = check_binary(D, L, "train_logreg_binary", scale=True)
     max_iter = check_int(_DEFAULT_MAXITER[optimizer] if max_iter is None else max_iter,
                          "max_iter", low=1)
     return X, L, l, prior, tol, max_iter, _check_newton_finish(newton_finish, optimizer)
@@ -393,7 +372,7 @@ def logreg_obj_wrap(D, c, l, prior=None):
     """
     l = check_lambda(l)
     prior = check_prior(prior, allow_none=True)
-    X, L = _check_binary(D, c, "logistic regression", both=prior is not None)
+    X, L = check_binary(D, c, "logistic regression", both=prior is not None, scale=True)
     fg = _binary_objective(X, L, l, prior).fg
     P = X.shape[0] + 1
 
@@ -434,7 +413,7 @@ def logreg_hessian(D, c, l, v, prior=None) -> np.ndarray:
     """
     l = check_lambda(l)
     prior = check_prior(prior, allow_none=True)
-    X, L = _check_binary(D, c, "logistic regression", both=prior is not None)
+    X, L = check_binary(D, c, "logistic regression", both=prior is not None, scale=True)
     v = _check_v(v, X.shape[0] + 1, "[w, b]")
     return _binary_hessian(v, X, _sample_weights(L, prior), l)
 
@@ -487,11 +466,11 @@ def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8
     fg = _check_fg(f_grad, "f_grad")
     x = _check_x0(x0)
     backtracking = check_bool(backtracking, "backtracking")
-    tol = _check_positive(tol, "tol")
+    tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=0)
     if step is None and not backtracking:
         raise ValueError("a fixed step (backtracking=False) needs step, e.g. 1 / L")
-    alpha = 1.0 if step is None else _check_positive(step, "step")
+    alpha = 1.0 if step is None else check_positive(step, "step")
     return gradient_descent(fg, x, alpha, backtracking, tol, max_iter)
 
 
@@ -531,7 +510,7 @@ def minimize_newton(f_grad_hess, x0, tol=1e-10, max_iter=NEWTON_MAXITER):
     """
     fgh = _check_fg(f_grad_hess, "f_grad_hess", 3)
     x = _check_x0(x0)
-    tol = _check_positive(tol, "tol")
+    tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=0)
     return newton(fgh, x, tol, max_iter)
 
@@ -862,7 +841,7 @@ def logreg_multiclass_obj_wrap(D, L, l):
     ``_multi_fg``.
     """
     l = check_lambda(l)
-    X, L, K = _check_multi(D, L, "multiclass logistic regression")
+    X, L, K = check_multiclass(D, L, "multiclass logistic regression", scale=True)
     fg = _multiclass_objective(X, L, K, l).fg
     P = X.shape[0] * K + K
 
@@ -1008,10 +987,10 @@ def train_logreg_multiclass(D, L, l, *, tol=_LBFGS_TOL, max_iter=_LBFGS_MAXITER,
     :math:`\lambda I` on the weights of the diagonal blocks).
     """
     l = check_lambda(l)
-    tol = _check_positive(tol, "tol")
+    tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", low=1)
     finish = _check_newton_finish(newton_finish)
-    X, L, K = _check_multi(D, L, "train_logreg_multiclass")
+    X, L, K = check_multiclass(D, L, "train_logreg_multiclass", scale=True)
     dim, n = X.shape
     obj = _multiclass_objective(X, L, K, l)
     cost = newton_cost(n, dim, K)
@@ -1211,10 +1190,10 @@ def train_perceptron(D, L, max_epochs, rng, eta=1.0) -> Perceptron:
     updates); each step is one dot product with a precomputed row :math:`t_n \phi_n^T`. The
     private core is ``_perceptron``.
     """
-    X, L = _check_binary(D, L, "train_perceptron")
+    X, L = check_binary(D, L, "train_perceptron", scale=True)
     max_epochs = check_int(max_epochs, "max_epochs", low=1)
     rng = check_rng(rng)
-    eta = _check_positive(eta, "eta")
+    eta = check_positive(eta, "eta")
     wt, epochs, converged, updates = _perceptron(X, 2.0 * L - 1.0, max_epochs, rng, eta)
     w, b = wt[:-1].copy(), float(wt[-1])
     if not converged:

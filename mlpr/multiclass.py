@@ -30,7 +30,7 @@ import inspect
 
 import numpy as np
 
-from .utils import check_bool, check_data, check_data_labels, model
+from .utils import check_bool, check_data, check_multiclass, model
 
 __all__ = ["OneVsRest", "OneVsOne", "train_one_vs_rest", "train_one_vs_one"]
 
@@ -67,14 +67,6 @@ def _binary_scores(m, X: np.ndarray, who: str) -> np.ndarray:
             f"samples, expected ({X.shape[1]},): train must return a binary model"
         )
     return s
-
-
-def _check_multiclass(D, L):
-    D, L = check_data_labels(D, L, require_all=True)
-    K = int(L.max()) + 1
-    if K < 2:
-        raise ValueError(f"L holds a single class (0): at least 2 classes are needed, got K = {K}")
-    return D, L, K
 
 
 @model
@@ -184,7 +176,7 @@ def train_one_vs_rest(train, D, L, last_implicit: bool = False) -> OneVsRest:
     problems with labels :math:`c_i^{(k)} = [c_i = k]`. Each binary problem is unbalanced
     (about 1 : K - 1); pass a re-balancing prior through ``train`` if wanted (``prior=0.5``).
     """
-    D, L, K = _check_multiclass(D, L)
+    D, L, K = check_multiclass(D, L, "a multiclass reduction")
     _check_train(train, D, L)
     last_implicit = check_bool(last_implicit, "last_implicit")
     n = K - 1 if last_implicit else K
@@ -213,7 +205,7 @@ def train_one_vs_one(train, D, L) -> OneVsOne:
     One versus one of note 003, section 6.2.2 (section 8.5 of the notes): the model for the pair
     (a, b), a < b, sees only the samples of a (label 1) and b (label 0).
     """
-    D, L, K = _check_multiclass(D, L)
+    D, L, K = check_multiclass(D, L, "a multiclass reduction")
     _check_train(train, D, L)
     pairs = tuple((a, b) for a in range(K) for b in range(a + 1, K))
     models = []

@@ -132,7 +132,7 @@ def _check_pair(value, name: str, first: str, second: str, source: str, *, rates
     return a, b
 
 
-def _check_positive(v, name: str) -> float:
+def _check_figure_size(v, name: str) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or \
             not np.isfinite(v) or v <= 0:
         raise ValueError(f"{name} must be a positive number, got {v!r}")
@@ -205,7 +205,7 @@ def figure_grid(nrows: int, ncols: int, *, title: str = "", width: float = 3.6,
                 height: float = 3.0):
     """A new figure with an (nrows, ncols) array of axes, for functions that take ``ax``."""
     nrows, ncols = check_int(nrows, "nrows", low=1), check_int(ncols, "ncols", low=1)
-    width, height = _check_positive(width, "width"), _check_positive(height, "height")
+    width, height = _check_figure_size(width, "width"), _check_figure_size(height, "height")
     fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows),
                              squeeze=False)
     if title:
@@ -730,11 +730,6 @@ def plot_confusion_matrix(M, class_names=None, title="", ax=None, cmap="Blues"):
 # --- chapter 8: support vector machines
 
 __all__ += ["plot_svm_2d", "plot_one_vs_rest_regions"]
-
-
-def _check_callable(f, name: str, signature: str) -> None:
-    if not callable(f):
-        raise TypeError(f"{name} must be a callable {signature}, got {type(f).__name__}")
 
 
 def _on_grid(f, XX: np.ndarray, YY: np.ndarray) -> np.ndarray:

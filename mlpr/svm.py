@@ -78,9 +78,9 @@ from ._svm_solvers import GramColumns, choose_solver, dual_cd, solve
 from .utils import (
     ConvergenceWarning,
     check_array,
+    check_binary,
     check_bool,
     check_data,
-    check_data_labels,
     check_finite,
     check_int,
     check_labels,
@@ -335,11 +335,6 @@ def hinge_loss(zs) -> np.ndarray:
     return np.maximum(0.0, 1.0 - zs)  # eq. (169)
 
 
-def _check_binary(D, L) -> tuple[np.ndarray, np.ndarray]:
-    D, L = check_data_labels(D, L, min_samples=2, require_all=True, n_classes=2)
-    return D, L
-
-
 def _check_C(C) -> float:
     if isinstance(C, Real) and not isinstance(C, (bool, np.bool_)) and C == np.inf:
         return np.inf  # the hard margin
@@ -422,7 +417,7 @@ def svm_primal_objective(w, b, D, L, C, K=None, prior=None) -> float:
     eq. 167), section 8.3. Its minimum equals the maximum of the dual, eq. (165) (strong
     duality), which `LinearSVM.duality_gap` measures.
     """
-    D, L = _check_binary(D, L)
+    D, L = check_binary(D, L, "the SVM")
     w = check_finite(check_array(w, "w"), "w").ravel()
     if w.shape != (D.shape[0],):
         raise ValueError(f"w has {w.size} entries, expected {D.shape[0]} (one per feature of D)")
@@ -458,7 +453,7 @@ def svm_dual_objective(alpha, D, L, kernel=None, eps: float = 0.0) -> float:
     (k(x_i, x_j) + \xi)`, eq. (173). The constraints of eq. (165) are not checked: this is the
     objective of any finite :math:`\alpha`. Builds H: ``8 N^2`` bytes.
     """
-    D, L = _check_binary(D, L)
+    D, L = check_binary(D, L, "the SVM")
     alpha = check_finite(check_array(alpha, "alpha"), "alpha").ravel()
     if alpha.shape != (D.shape[1],):
         raise ValueError(f"alpha has {alpha.size} entries, expected {D.shape[1]} (one per sample)")
@@ -866,7 +861,7 @@ def train_svm_linear(D, L, C, K=1.0, prior=None, *, solver="auto", tol=_DEFAULT_
     ``primal_objective`` is eq. (168) evaluated at the returned (w, b), independently of the
     solver, so ``duality_gap`` certifies the solution.
     """
-    D, L = _check_binary(D, L)
+    D, L = check_binary(D, L, "the SVM")
     C = _check_C(C)
     if K is not None:
         K = check_real(K, "K", low=0.0, strict=True)
@@ -935,7 +930,7 @@ def train_svm_kernel(D, L, C, kernel, eps=1.0, prior=None, *, solver="auto", tol
     the kernel's feature space, :math:`\frac12\alpha^TH\alpha + \sum_iC_i\max(0, 1 - z_is(x_i))`,
     with the training scores computed by the returned model itself.
     """
-    D, L = _check_binary(D, L)
+    D, L = check_binary(D, L, "the SVM")
     C = _check_C(C)
     kernel = _check_kernel(kernel)
     if eps is not None:

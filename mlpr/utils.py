@@ -4,9 +4,14 @@ Every public function of mlpr takes data as a (D, N) matrix, one column per samp
 a 1-D integer array of length N with values 0..K-1. The validators of this module (``check_*``)
 are the single place where that contract, and every hyperparameter (priors, lambda, pseudo-counts,
 probabilities), is checked and explained: the other modules validate at their public boundary by
-calling them, and their private cores assume valid input. Also here: `ConvergenceWarning`, the
-warning of every iterative solver, and `centred_blocks`, the one helper that walks large data in
-blocks of columns.
+calling them, and their private cores (and private fast paths) assume valid input. One of each:
+the validators shared by several modules are public here (`check_binary` for binary training
+data, `check_multiclass`, `check_positive`, `check_psi`, `check_solver` for the one
+reference / fast switch), and a module keeps as private ``_check_*`` only what no other module
+checks; no module imports another's private names (a chapter module imports its own private
+fast-path module). Also here: `ConvergenceWarning`, the warning of every iterative solver,
+`warn_deprecated`, and `centred_blocks`, the one helper that walks large data in blocks of
+columns.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ __all__ = [
     "check_labels",
     "check_data_labels",
     "check_binary_labels",
+    "check_binary",
+    "check_multiclass",
     "check_vector",
     "check_covariance",
     "check_mean",
@@ -47,6 +54,8 @@ __all__ = [
     "check_int",
     "check_real",
     "check_lambda",
+    "check_positive",
+    "check_psi",
     "check_prior",
     "check_class_priors",
     "check_class_scores",
@@ -564,6 +573,40 @@ def check_binary_labels(L, n_samples: int | None = None, name: str = "L", *,
     return L
 
 
+def check_binary(D, L, who: str = "a binary task", *, both: bool = True,
+                 scale: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Validate the training set of a binary learner: (D, N) data and N labels 0/1.
+
+    The one validator of binary training data (logistic regression, the perceptron, the SVMs):
+    `check_data_labels` (shapes, NaN, the transposition hint), then `check_binary_labels`
+    (``who`` names the learner; ``both`` requires a sample of each class). ``scale`` also
+    refuses values whose products overflow float64 (`check_scale`).
+    """
+    X, L = check_data_labels(D, L, require_all=False)
+    if scale:
+        check_scale(X)
+    return X, check_binary_labels(L, who=who, both=both)
+
+
+def check_multiclass(D, L, who: str, *, require_all: bool = True, scale: bool = False,
+                     remedy: str = "") -> tuple[np.ndarray, np.ndarray, int]:
+    """Validate the training set of a K-class learner: (D, N) data, N labels 0..K-1 with every
+    class present (``require_all``), and K >= 2; returns (X, L, K).
+
+    The one validator of multiclass training data (multiclass logistic regression, one versus
+    the rest / one versus one, the GMM classifiers); ``who`` names the learner and ``remedy``
+    ends the message for a single class. ``scale`` as in `check_binary`.
+    """
+    X, L = check_data_labels(D, L, require_all=require_all)
+    if scale:
+        check_scale(X)
+    K = int(L.max()) + 1
+    if K < 2:
+        raise ValueError(f"L holds a single class (0): {who} needs at least 2 classes (labels "
+                         f"0..K-1 of two classes or more), got K = {K}{remedy}")
+    return X, L, K
+
+
 # ------------------------------------------------------------------------------------------------
 # validation: parameters
 
@@ -686,6 +729,20 @@ def check_real(value, name: str, *, low: float | None = None, strict: bool = Fal
         bound = "" if low is None else f" and {'>' if strict else '>='} {low:g}"
         raise ValueError(f"{name} must be finite{bound}{about}, got {value!r}")
     return value
+
+
+def check_positive(value, name: str, what: str = "") -> float:
+    """A finite real number > 0 (a tolerance, a step, a displacement); ``what`` says what it is
+    in the message."""
+    return check_real(value, name, low=0.0, strict=True, what=what)
+
+
+def check_psi(psi, *, allow_none: bool = False) -> float | None:
+    """The eigenvalue floor psi of a covariance (notes 9.4): a finite number > 0 (None allowed
+    when ``allow_none``: no floor)."""
+    if psi is None and allow_none:
+        return None
+    return check_positive(psi, "psi", "an eigenvalue floor")
 
 
 def check_lambda(l) -> float:
