@@ -75,6 +75,33 @@ def lab(n: int) -> str:
     return f"course lab {n}"
 
 
+#: what each status of a check prints beside its number
+_PRINTED = {"held": "ok", "missed": "MISMATCH", "differs": "differs (quick mode)"}
+
+
+def check_status(check: dict, *, quick: bool, enforced_in_quick: bool = False,
+                 known_gap: str | None = None) -> str:
+    """The status of one check (or claim), the one rule that the lecture prints, enforces and
+    writes to results.json (``status``) and that the report shows.
+
+    ``check`` is the check's entry of results.json. "skipped" (student mode, the student's code
+    could not serve), "reported" (a value without a reference), "held" (within its tolerance, or
+    a claim that holds); a miss is a "gap" when the reference documents why it cannot be
+    reproduced (``known_gap``), "missed" when the run enforces the reference (full mode, or a
+    reference whose quick subsample reproduces it too: ``enforced_in_quick``), and otherwise
+    "differs" (quick mode, not enforced). Full mode exits 1 on a "missed" check.
+    """
+    if "student_skipped" in check:
+        return "skipped"
+    if not check.get("claim") and "reference" not in check:
+        return "reported"
+    if check.get("ok"):
+        return "held"
+    if known_gap:
+        return "gap"
+    return "missed" if not quick or enforced_in_quick else "differs"
+
+
 class Lecture:
     """Command-line options, progress, checks against references, figures and results.json."""
 
@@ -257,7 +284,7 @@ class Lecture:
         yours = f"   [your code: {', '.join(called)}]" if called and not failed else ""
         if failed:
             print(f"{what}: SKIPPED: {'; '.join(failed)}")
-            entry.update(student_skipped=failed)
+            entry.update(student_skipped=failed, status="skipped")
             if reference is not None:
                 entry.update(reference=np.asarray(reference, dtype=float).tolist(),
                              source=source, tol=tol)
@@ -273,18 +300,19 @@ class Lecture:
             r = np.asarray(reference, dtype=float)
             diff = float(np.max(np.abs(m - r)))
             ok = diff <= (tol if tol is not None else 0.0) + 1e-12
-            enforced = not self.quick or quick_ok or ref is None and source in (CLOSED_FORM,
-                                                                                INVARIANT)
-            status = "ok" if ok else ("MISMATCH" if enforced and not (self.quick and ref is None)
-                                      else "differs (quick mode)")
-            if not ok and not self.quick and known_gap:
-                status = f"DIFFERS FROM THE REFERENCE ({known_gap})"
-            print(f"{what}: {text}   reference {_fmt(r, fmt)} ({source})   |diff| {diff:.3g}"
-                  f" (tol {tol if tol is not None else 0:g}) {status}{yours}")
             entry.update(reference=r.tolist(), source=source, tol=tol, abs_diff=diff, ok=ok)
-            self._record_miss(what, ok, known_gap, enforce_quick=quick_ok)
+            status = self._record(entry, known_gap, enforced_in_quick=quick_ok)
+            print(f"{what}: {text}   reference {_fmt(r, fmt)} ({source})   |diff| {diff:.3g}"
+                  f" (tol {tol if tol is not None else 0:g}) {self._printed(status, known_gap)}"
+                  f"{yours}")
             if called:
-                self._student_result(what, ok, known_gap, enforced)
+                # a student's miss counts where mlpr reproduces the reference in this mode; the
+                # closed forms and invariants hold on the quick subsample too
+                reproducible = not self.quick or quick_ok or ref is None and source in (
+                    CLOSED_FORM, INVARIANT)
+                self._student_result(what, ok, known_gap, reproducible)
+        if "status" not in entry:
+            entry["status"] = check_status(entry, quick=self.quick)
         self.results["checks"].append(entry)
 
     def claim(self, what: str, holds, source: str = INVARIANT) -> None:
@@ -296,16 +324,16 @@ class Lecture:
         if failed:
             print(f"{what}: SKIPPED: {'; '.join(failed)}")
             self.results["checks"].append({"what": what, "claim": True, "source": source,
-                                           "student_skipped": failed})
+                                           "student_skipped": failed, "status": "skipped"})
             self.student_checks.append({"what": what, "status": "skipped", "why": failed})
             return
         ok = bool(holds)
-        status = "ok" if ok else ("does not hold (quick mode)" if self.quick else "MISMATCH")
+        entry = {"what": what, "claim": True, "holds": ok, "source": source, "ok": ok}
+        status = self._record(entry, None)
+        printed = "does not hold (quick mode)" if status == "differs" else self._printed(status)
         yours = f"   [your code: {', '.join(called)}]" if called else ""
-        print(f"{what}: {'true' if ok else 'false'} ({source}) {status}{yours}")
-        self.results["checks"].append({"what": what, "claim": True, "holds": ok,
-                                       "source": source, "ok": ok})
-        self._record_miss(what, ok, None)
+        print(f"{what}: {'true' if ok else 'false'} ({source}) {printed}{yours}")
+        self.results["checks"].append(entry)
         if called:
             self._student_result(what, ok, None, not self.quick)
 
@@ -315,14 +343,25 @@ class Lecture:
         self.student_checks.append({"what": what, "status": "ok" if ok else "missed",
                                     "counted": reproducible})
 
-    def _record_miss(self, what: str, ok: bool, known_gap: str | None,
-                     enforce_quick: bool = False) -> None:
-        if ok or (self.quick and not enforce_quick):
-            return
-        if known_gap:
-            self.results.setdefault("known_gaps", []).append({"what": what, "why": known_gap})
-        else:
-            self.failures.append(what)
+    def _record(self, entry: dict, known_gap: str | None, enforced_in_quick: bool = False) -> str:
+        """Decide the check's status (`check_status`), write it into its results.json
+        ``entry``, and list a miss of an enforced reference under ``failures`` (which fail full
+        mode) or, when its gap is documented, ``known_gaps``."""
+        status = check_status(entry, quick=self.quick, enforced_in_quick=enforced_in_quick,
+                              known_gap=known_gap)
+        entry["status"] = status
+        if status == "missed":
+            self.failures.append(entry["what"])
+        elif status == "gap" and (not self.quick or enforced_in_quick):
+            self.results.setdefault("known_gaps", []).append({"what": entry["what"],
+                                                              "why": known_gap})
+        return status
+
+    @staticmethod
+    def _printed(status: str, known_gap: str | None = None) -> str:
+        if status == "gap":
+            return f"DIFFERS FROM THE REFERENCE ({known_gap})"
+        return _PRINTED[status]
 
     def table(self, key: str, title: str, header: list[str], rows: list[list]) -> None:
         """Print an aligned table and store it in results.json under ``key``."""
