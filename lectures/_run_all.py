@@ -17,6 +17,7 @@ interrupted (Ctrl-C, SIGTERM), it stops the lectures it started.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import signal
@@ -58,6 +59,31 @@ def typical_seconds(mode: str) -> dict[str, float]:
         return {}
 
 
+@dataclasses.dataclass
+class _Plan:
+    """What a run of the lectures does: which lectures, how many at once, the command line of
+    each, where the logs go, and what it expects of each one's duration."""
+
+    names: list[str]  # every lecture of the run, in folder order
+    jobs: int  # lectures at once
+    lecture_args: list[str]  # for every lecture, e.g. ["--quick"]
+    figures: Path  # the results root: DIR/NN_topic, DIR/logs
+    format: str | None  # --format for every lecture
+    mode: str  # "quick" or "full"
+    env: dict  # the lectures' environment (one BLAS thread, Agg)
+    eta: dict  # lecture -> expected seconds, or None
+    eta_source: dict  # lecture -> "previous" (its last run) or "typical" (_durations.json)
+
+    @property
+    def logs(self) -> Path:
+        return self.figures / "logs"
+
+    def command(self, name: str) -> list[str]:
+        cmd = [sys.executable, str(REPO / "lectures" / name / "run.py"), *self.lecture_args,
+               "--out", str(self.figures / name)]
+        return cmd + (["--format", self.format] if self.format else [])
+
+
 def _clock(t: float) -> str:
     return time.strftime("%H:%M:%S", time.localtime(t))
 
@@ -95,12 +121,15 @@ def main(argv=None) -> int:
     env = dict(os.environ, MPLBACKEND="Agg")
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(var, "1")
+    plan = _Plan(names=names, jobs=jobs, lecture_args=list(args.lecture_args),
+                 figures=args.figures, format=args.format, mode=mode, env=env, eta=eta,
+                 eta_source=source)
     running: dict[str, tuple[subprocess.Popen, float, object]] = {}
     failed: list[str] = []
     t0 = time.time()
     signal.signal(signal.SIGTERM, _terminate)
     try:
-        _loop(queue, running, failed, jobs, args, names, eta, source, logs, env, mode)
+        _loop(plan, queue, running=running, failed=failed)
     except KeyboardInterrupt:
         for name, (proc, _, log) in running.items():
             proc.terminate()
@@ -118,20 +147,20 @@ def _terminate(signum, frame):
     raise KeyboardInterrupt
 
 
-def _loop(queue, running, failed, jobs, args, names, eta, source, logs, env, mode) -> None:
-    """Start lectures while workers are free, report each as it ends, until all have run."""
-    done = 0
+def _loop(plan: _Plan, queue: list[str], *, running: dict, failed: list[str]) -> None:
+    """Start the lectures of ``queue`` while workers are free, report each as it ends, until
+    all have run; ``running`` (name -> process, start, log) and ``failed`` are the caller's, so
+    that an interruption can stop what runs."""
+    done, jobs, eta, logs, names = 0, plan.jobs, plan.eta, plan.logs, plan.names
     while queue or running:
         while queue and len(running) < jobs:
             name = queue.pop(0)
-            cmd = [sys.executable, str(REPO / "lectures" / name / "run.py"), *args.lecture_args,
-                   "--out", str(args.figures / name)]
-            if args.format:
-                cmd += ["--format", args.format]
             log = open(logs / f"{name}.log", "w")  # closed when the lecture ends
             start = time.time()
-            running[name] = (subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                              env=env, cwd=REPO), start, log)
+            running[name] = (subprocess.Popen(plan.command(name), stdout=log,
+                                              stderr=subprocess.STDOUT, env=plan.env, cwd=REPO),
+                             start, log)
+            source, mode = plan.eta_source, plan.mode
             hint = (f"{'previous' if source[name] == 'previous' else 'typical'} {mode} run "
                     f"{eta[name]:.0f} s, ETA {_clock(start + eta[name])}"
                     if eta[name] is not None else f"no previous {mode} run to time it by")

@@ -100,8 +100,8 @@ def _armijo(fg, x: np.ndarray, f: float, d: np.ndarray, decrease: float, a: floa
     return None, _HALVINGS
 
 
-def gradient_descent(fg, x: np.ndarray, alpha: float, backtracking: bool, tol: float,
-                      max_iter: int):
+def gradient_descent(fg, x: np.ndarray, *, alpha: float, backtracking: bool, tol: float,
+                     max_iter: int):
     """x <- x - alpha g, with a fixed alpha or the Armijo step (the next search starting from
     twice the accepted one); an OptimizeResult."""
     f, g = fg(x)
@@ -197,13 +197,14 @@ def _lbfgs(fg, x0: np.ndarray, tol: float, max_iter: int):
     return res.x, float(res.fun), int(res.nit), stop
 
 
-def _run_optimizer(obj: Objective, v0: np.ndarray, optimizer: str, tol: float, max_iter: int,
-                   gd_step: float | None):
+def _run_optimizer(obj: Objective, v0: np.ndarray, *, optimizer: str, tol: float,
+                   max_iter: int, gd_step: float | None):
     """``(v, f, n_iter, stop)`` of one optimiser from v0, ``stop`` as in `_lbfgs`."""
     if optimizer == "lbfgs":
         return _lbfgs(obj.fg, v0, tol, max_iter)
     if optimizer == "gd":
-        res = gradient_descent(obj.fg, v0, gd_step, False, tol, max_iter)
+        res = gradient_descent(obj.fg, v0, alpha=gd_step, backtracking=False, tol=tol,
+                               max_iter=max_iter)
     else:
         res = newton(obj.fgh, v0, tol, max_iter, obj.direction)
     stop = "tol" if res.success else "limit" if res.message == _LIMIT_REACHED else "floor"
@@ -253,7 +254,8 @@ def solve(obj: Objective, v0: np.ndarray, *, optimizer: str, tol: float, max_ite
     steps / far from the optimum), or "separable" / "unbounded" (lambda = 0 and no minimiser
     exists: the training data, or part of them, are linearly separable; no finish then).
     """
-    v, f, nit, stop = _run_optimizer(obj, v0, optimizer, tol, max_iter, gd_step)
+    v, f, nit, stop = _run_optimizer(obj, v0, optimizer=optimizer, tol=tol, max_iter=max_iter,
+                                     gd_step=gd_step)
     unbounded = _no_minimiser(obj, v, f, stop, tol)
     if unbounded:
         return v, f, nit, unbounded
@@ -302,7 +304,8 @@ def diagnosis(obj: Objective, stop: str, v: np.ndarray, nit: int, *, optimizer: 
                 f"gradient component {_relative_gradient(g, obj.X, obj.K):.3g} for features "
                 f"scaled to [-1, 1]; z-normalise the features (mlpr.utils.fit_znorm) or use a "
                 f"larger l")
-    return _short_of_tolerance(obj, g, nit, name, tol, _finish_hint(optimizer, v.size, newton_cost))
+    return _short_of_tolerance(obj, g, nit, name=name, tol=tol,
+                               hint=_finish_hint(optimizer, v.size, newton_cost))
 
 
 def _finish_hint(optimizer: str, P: int, newton_cost: float) -> str:
@@ -312,7 +315,7 @@ def _finish_hint(optimizer: str, P: int, newton_cost: float) -> str:
             f"affordable (now {P} x {P})")
 
 
-def _short_of_tolerance(obj: Objective, g: np.ndarray, nit: int, name: str, tol: float,
+def _short_of_tolerance(obj: Objective, g: np.ndarray, nit: int, *, name: str, tol: float,
                         hint: str) -> str:
     """The message when the solver stopped with the gradient above tol: far from the optimum
     (badly scaled features) or at the floating-point floor of the objective."""

@@ -47,9 +47,9 @@ from functools import partial
 import numpy as np
 import scipy.linalg
 
-__all__ = ["SOLVERS", "GramColumns", "choose_solver", "solve", "dual_cd"]
+__all__ = ["SOLVERS", "CURVATURE_FLOOR", "GramColumns", "choose_solver", "solve", "dual_cd"]
 
-_TAU = 1e-12  # libsvm's floor for a non-positive curvature a_ij of a working pair
+CURVATURE_FLOOR = 1e-12  # libsvm's floor (its TAU) for a non-positive curvature a_ij of a pair
 _MAX_FACE = 1500  # no Newton step on faces with more free variables than this
 _PREFETCH = 64  # kernel columns computed together on a cache miss
 _SHRINK_EVERY = 1000  # SMO iterations between two shrinking steps
@@ -102,7 +102,7 @@ def choose_solver(free_bias: bool, finite_C: bool, rank: int | None, N: int, xi:
     return "cd"
 
 
-def solve(cols: GramColumns, z, C, free_bias: bool, solver: str, tol: float, max_iter: int,
+def solve(cols: GramColumns, z, C, *, free_bias: bool, solver: str, tol: float, max_iter: int,
           shrinking: bool = True, rank: int | None = None):
     """alpha and the iteration count of the fast path ``solver`` ("smo", "cd" or "ipm"; "ipm"
     needs ``rank``, the kernel's feature-space dimension, and a finite C).
@@ -110,7 +110,8 @@ def solve(cols: GramColumns, z, C, free_bias: bool, solver: str, tol: float, max
     With a single-precision cache the solver solves the problem of the Gram matrix rounded to
     float32; if the rounding could hide a KKT violation above tol (`_rounding_may_violate`), the
     cache turns to double precision and the same solver goes on from its alpha."""
-    alpha, n_iter = _solve(cols, z, C, free_bias, solver, tol, max_iter, shrinking, rank)
+    alpha, n_iter = _solve(cols, z, C, free_bias=free_bias, solver=solver, tol=tol,
+                           max_iter=max_iter, shrinking=shrinking, rank=rank)
     if cols.rounded() and _rounding_may_violate(cols, alpha, z, C, free_bias, tol):
         cols.to_double()
         more_iter = max(max_iter - n_iter, 1)
@@ -122,7 +123,7 @@ def solve(cols: GramColumns, z, C, free_bias: bool, solver: str, tol: float, max
     return alpha, n_iter
 
 
-def _solve(cols: GramColumns, z, C, free_bias: bool, solver: str, tol: float, max_iter: int,
+def _solve(cols: GramColumns, z, C, *, free_bias: bool, solver: str, tol: float, max_iter: int,
            shrinking: bool, rank: int | None):
     if solver == "ipm":  # the interior point's solution, finished by SMO / coordinate descent
         alpha, s, t, n_iter = _ipm(_low_rank_factor(cols, z, rank), z, C, free_bias,
@@ -348,7 +349,7 @@ def _second_order_partner(i: int, v, low, Ki, diag) -> int:
     second-order model, :math:`(v_i - v_j)^2 / a_{ij}`, :math:`a_{ij} = K_{ii} + K_{jj} -
     2 K_{ij}` (floored at tau when not positive)."""
     m = v[i]
-    a = np.maximum(diag[i] + diag - 2.0 * Ki, _TAU)
+    a = np.maximum(diag[i] + diag - 2.0 * Ki, CURVATURE_FLOOR)
     gain = np.where(low & (v < m), (m - v) ** 2 / a, -np.inf)
     return int(np.argmax(gain))
 
@@ -359,7 +360,7 @@ def _pair_step(alpha, v, z, C, diag, i: int, j: int, Kij: float) -> float:
     \alpha_j \mathrel{-}= z_j t`, clipped so that both stay in the box. Updates alpha in place
     and returns t."""
     pos_i, pos_j = z[i] > 0, z[j] > 0
-    t = (v[i] - v[j]) / max(diag[i] + diag[j] - 2.0 * Kij, _TAU)
+    t = (v[i] - v[j]) / max(diag[i] + diag[j] - 2.0 * Kij, CURVATURE_FLOOR)
     room_i = C[i] - alpha[i] if pos_i else alpha[i]
     room_j = alpha[j] if pos_j else C[j] - alpha[j]
     t = min(t, room_i, room_j)

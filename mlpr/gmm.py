@@ -49,6 +49,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 from scipy.special import logsumexp
@@ -504,8 +505,7 @@ def _m_step_reference(X: np.ndarray, gamma: np.ndarray, Nc: np.ndarray, cov_type
     """The M-step of eq. (199)-(201) from the statistics N_c (given), F_c and S_c, then the
     constraint of ``cov_type`` (9.4); covariances in the stored form (`_stored`). ``cache`` is
     unused (the fast M-step's)."""
-    F = X @ gamma.T  # F_c = sum_i gamma_c,i x_i, (D, M)
-    S = np.stack([(X * g) @ X.T for g in gamma])  # S_c = sum_i gamma_c,i x_i x_i^T, (M, D, D)
+    _, F, S = _statistics(X, gamma)  # F_c (D, M), S_c (M, D, D); N_c is given
     w = Nc / X.shape[1]  # eq. (201): w_c = N_c / N
     mu = F / Nc  # eq. (199): mu_c = F_c / N_c
     C = S / Nc[:, None, None] - np.einsum("ic,jc->cij", mu, mu)  # eq. (200): S_c/N_c - mu_c mu_c^T
@@ -654,7 +654,7 @@ def gmm_statistics(D, gamma) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
-            solver: str = "auto", method: str | None = None) -> GMM:
+            *, solver: str = "auto", method: str | None = None) -> GMM:
     r"""One EM iteration from ``gmm``: E-step responsibilities, M-step re-estimation.
 
     Parameters
@@ -731,7 +731,8 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
     return _gmm(w, mu, C, cov_type, solver)
 
 
-def _em(X, g: GMM, cov_type, psi, tol, max_iter, solver="auto"):
+def _em(X, g: GMM, *, cov_type: str, psi: float | None, tol: float, max_iter: int,
+        solver: str = "auto"):
     """EM from ``g`` until the average log-likelihood gains less than ``tol`` (9.3).
 
     Works on data centred at their mean (the likelihood is translation invariant), which keeps
@@ -764,7 +765,7 @@ def _em(X, g: GMM, cov_type, psi, tol, max_iter, solver="auto"):
 
 
 def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: float = 1e-6,
-                 max_iter: int = 10_000, solver: str = "auto",
+                 max_iter: int = 10_000, *, solver: str = "auto",
                  method: str | None = None) -> tuple[GMM, list[float]]:
     r"""Train a GMM by EM from the initial model ``gmm``.
 
@@ -825,7 +826,7 @@ def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: 
     solver = check_solver(solver, method, where="train_gmm_em")
     _check_sizes(g.n_components, X)
     _warn_if_psi_dominates(X, psi)
-    return _em(X, g, cov_type, psi, tol, max_iter, solver)
+    return _em(X, g, cov_type=cov_type, psi=psi, tol=tol, max_iter=max_iter, solver=solver)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -887,14 +888,27 @@ def _ml_start(X, cov_type, psi, name="D") -> GMM:
             f"floor psi or reduce the dimension with PCA first", 0) from None
 
 
-def _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, solver="auto", name="D"):
+class _LBGSettings(NamedTuple):
+    """The validated settings of an LBG run (`train_gmm_lbg`), shared by the classifiers."""
+
+    cov_type: str
+    psi: float | None
+    alpha: float
+    tol: float
+    max_iter: int
+    solver: str
+
+
+def _lbg(X, n_components: int, settings: _LBGSettings, name: str = "D"):
     """LBG on validated samples X: the ML Gaussian, then split and EM up to ``n_components``;
     the models and their EM histories."""
+    cov_type, psi, alpha, tol, max_iter, solver = settings
     start = _ml_start(X, cov_type, psi, name)
     models = [GMM(w=start.w, mu=start.mu, C=start.C, solver=solver)]
     histories = [[float(logsumexp(_joint(X, models[0]), axis=0).mean())]]
     while models[-1].n_components < n_components:
-        g, history = _em(X, split_gmm(models[-1], alpha), cov_type, psi, tol, max_iter, solver)
+        g, history = _em(X, split_gmm(models[-1], alpha), cov_type=cov_type, psi=psi, tol=tol,
+                         max_iter=max_iter, solver=solver)
         models.append(g)
         histories.append(history)
     return models, histories
@@ -902,7 +916,7 @@ def _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, solver="auto", na
 
 def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | None = None,
                   alpha: float = 0.1, tol: float = 1e-6, max_iter: int = 10_000,
-                  return_history: bool = False, solver: str = "auto",
+                  return_history: bool = False, *, solver: str = "auto",
                   method: str | None = None):
     r"""Train GMMs of 1, 2, 4, ..., ``n_components`` components by LBG splitting and EM.
 
@@ -962,7 +976,8 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
     solver = check_solver(solver, method, where="train_gmm_lbg")
     _check_sizes(n_components, X)
     _warn_if_psi_dominates(X, psi)
-    models, histories = _lbg(X, n_components, cov_type, psi, alpha, tol, max_iter, solver)
+    models, histories = _lbg(X, n_components,
+                             _LBGSettings(cov_type, psi, alpha, tol, max_iter, solver))
     return (models, histories) if return_history else models
 
 
@@ -1222,40 +1237,43 @@ def _check_components_per_class(n_components, K: int) -> list[int]:
     return [_check_power_of_two(v, f"n_components[{k}]") for k, v in enumerate(n)]
 
 
-def _class_lbg(X, L, K, n_per_class, cov_type, psi, alpha, tol, max_iter, solver):
-    """LBG for the samples of each class k = 0..K-1 (validated X, L and settings)."""
+def _class_lbg(X, L, n_per_class: list[int], settings: _LBGSettings):
+    """LBG for the samples of each class k = 0..K-1, K = len(n_per_class) (validated X, L and
+    settings)."""
     out = []
-    for k in range(K):
+    for k in range(len(n_per_class)):
         Xk = X[:, L == k]
         _check_sizes(n_per_class[k], Xk, "D", f" in class {k}")
-        _warn_if_psi_dominates(Xk, psi, f"D (class {k})")
+        _warn_if_psi_dominates(Xk, settings.psi, f"D (class {k})")
         try:
-            out.append(_lbg(Xk, n_per_class[k], cov_type, psi, alpha, tol, max_iter, solver)[0])
+            out.append(_lbg(Xk, n_per_class[k], settings)[0])
         except DegenerateComponentError as exc:
             raise DegenerateComponentError(f"class {k}: {exc}", exc.component, exc.history,
                                            exc.gmm) from None
     return out
 
 
-def _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method, where):
-    return (_check_cov_type(cov_type), check_psi(psi, allow_none=True),
-            check_positive(alpha, "alpha", "the split displacement"),
-            check_positive(tol, "tol", "the stopping gain of the average log-likelihood"),
-            check_int(max_iter, "max_iter", low=1), check_solver(solver, method, where=where))
+def _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, *, solver, method,
+                        where: str) -> _LBGSettings:
+    return _LBGSettings(
+        _check_cov_type(cov_type), check_psi(psi, allow_none=True),
+        check_positive(alpha, "alpha", "the split displacement"),
+        check_positive(tol, "tol", "the stopping gain of the average log-likelihood"),
+        check_int(max_iter, "max_iter", low=1), check_solver(solver, method, where=where))
 
 
 _ONE_CLASS = "; to model the density of one class, use train_gmm_lbg(D, n_components)"
 
 
-def _train_classifier(X, L, K, n_components, settings) -> GMMClassifier:
+def _train_classifier(X, L, K, n_components, settings: _LBGSettings) -> GMMClassifier:
     n = _check_components_per_class(n_components, K)
-    models = _class_lbg(X, L, K, n, *settings)
+    models = _class_lbg(X, L, n, settings)
     return GMMClassifier(gmms=tuple(m[-1] for m in models))
 
 
 def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float | None = None,
                          alpha: float = 0.1, tol: float = 1e-6, max_iter: int = 10_000,
-                         solver: str = "auto", method: str | None = None) -> GMMClassifier:
+                         *, solver: str = "auto", method: str | None = None) -> GMMClassifier:
     r"""Train a GMM classifier: one LBG-trained GMM per class.
 
     Parameters
@@ -1287,14 +1305,14 @@ def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float 
     (eq. 203).
     """
     X, L, K = check_multiclass(D, L, "a GMM classifier", require_all=False, remedy=_ONE_CLASS)
-    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method,
-                                    "train_gmm_classifier")
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver=solver,
+                                    method=method, where="train_gmm_classifier")
     return _train_classifier(X, L, K, n_components, settings)
 
 
 def lbg_gmm_classifiers(D, L, n_components: int, cov_type: str = "full",
                         psi: float | None = None, alpha: float = 0.1, tol: float = 1e-6,
-                        max_iter: int = 10_000, solver: str = "auto",
+                        max_iter: int = 10_000, *, solver: str = "auto",
                         method: str | None = None) -> dict[int, GMMClassifier]:
     r"""The GMM classifiers of every LBG size 1, 2, 4, ..., ``n_components`` from one LBG run per
     class (the course's tables), as ``{M: GMMClassifier}``.
@@ -1304,10 +1322,10 @@ def lbg_gmm_classifiers(D, L, n_components: int, cov_type: str = "full",
     ``train_gmm_classifier(D, L, M, ...)``.
     """
     X, L, K = check_multiclass(D, L, "a GMM classifier", require_all=False, remedy=_ONE_CLASS)
-    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method,
-                                    "lbg_gmm_classifiers")
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver=solver,
+                                    method=method, where="lbg_gmm_classifiers")
     n = _check_power_of_two(n_components, "n_components")
-    models = _class_lbg(X, L, K, [n] * K, *settings)
+    models = _class_lbg(X, L, [n] * K, settings)
     return {2**i: GMMClassifier(gmms=tuple(m[i] for m in models)) for i in range(len(models[0]))}
 
 
@@ -1347,7 +1365,7 @@ class OpenSetClassifier:
 def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
                               cov_type: str = "full", psi: float | None = None,
                               alpha: float = 0.1, tol: float = 1e-6,
-                              max_iter: int = 10_000, solver: str = "auto",
+                              max_iter: int = 10_000, *, solver: str = "auto",
                               method: str | None = None) -> OpenSetClassifier:
     r"""Train an open-set classifier: GMMs of the K known classes and a GMM of an unlabelled pool.
 
@@ -1386,12 +1404,12 @@ def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
     decisions are only as good as the models.
     """
     X, L = check_data_labels(D, L)
-    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver, method,
-                                    "train_open_set_classifier")
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver=solver,
+                                    method=method, where="train_open_set_classifier")
     known = _train_classifier(X, L, int(L.max()) + 1, n_components, settings)  # K = 1 allowed
     P = check_data(D_pool, "D_pool", n_features=X.shape[0], unlabelled=True)
     n_other = _check_power_of_two(n_other, "n_other")
     _check_sizes(n_other, P, "D_pool")
-    _warn_if_psi_dominates(P, settings[1], "D_pool")
-    other = _lbg(P, n_other, *settings, name="D_pool")[0][-1]
+    _warn_if_psi_dominates(P, settings.psi, "D_pool")
+    other = _lbg(P, n_other, settings, name="D_pool")[0][-1]
     return OpenSetClassifier(known=known, other=other)

@@ -177,7 +177,7 @@ def _check_switches(optimizer, solver, method) -> tuple[str, str]:
             check_solver(solver, method, where=where))
 
 
-def _check_binary_training(D, L, l, prior, optimizer, tol, max_iter, newton_finish):
+def _check_binary_training(D, L, l, prior, *, optimizer: str, tol, max_iter, newton_finish):
     """Validate the arguments of `train_logreg_binary`; max_iter gets the optimiser's default."""
     l = check_lambda(l)
     prior = check_prior(prior, allow_none=True)
@@ -471,7 +471,8 @@ def minimize_gradient_descent(f_grad, x0, step=None, backtracking=True, tol=1e-8
     if step is None and not backtracking:
         raise ValueError("a fixed step (backtracking=False) needs step, e.g. 1 / L")
     alpha = 1.0 if step is None else check_positive(step, "step")
-    return gradient_descent(fg, x, alpha, backtracking, tol, max_iter)
+    return gradient_descent(fg, x, alpha=alpha, backtracking=backtracking, tol=tol,
+                            max_iter=max_iter)
 
 
 def minimize_newton(f_grad_hess, x0, tol=1e-10, max_iter=NEWTON_MAXITER):
@@ -674,7 +675,8 @@ def train_logreg_binary(D, L, l, prior=None, *, optimizer="lbfgs", tol=_LBFGS_TO
     """
     optimizer, solver = _check_switches(optimizer, solver, method)
     X, L, l, prior, tol, max_iter, finish = _check_binary_training(
-        D, L, l, prior, optimizer, tol, max_iter, newton_finish)
+        D, L, l, prior, optimizer=optimizer, tol=tol, max_iter=max_iter,
+        newton_finish=newton_finish)
     obj = _binary_objective(X, L, l, prior, solver)
     cost = newton_cost(X.shape[1], X.shape[0])
     if finish is None:

@@ -70,11 +70,12 @@ import math
 import warnings
 from functools import partial
 from numbers import Real
+from typing import NamedTuple
 
 import numpy as np
 import scipy.optimize
 
-from ._svm_solvers import GramColumns, choose_solver, dual_cd, solve
+from ._svm_solvers import CURVATURE_FLOOR, GramColumns, choose_solver, dual_cd, solve
 from .utils import (
     ConvergenceWarning,
     check_array,
@@ -96,7 +97,6 @@ __all__ = [
     "LinearSVM", "KernelSVM", "train_svm_linear", "train_svm_kernel",
 ]
 
-_TAU = 1e-12  # libsvm's floor for a non-positive curvature a_ij of a working pair
 _SCORE_BLOCK = 2048  # test samples per block when scoring a kernel model
 _DEFAULT_TOL = 1e-6
 _HARD_SLACK = 1e-9  # rounding allowed on z_i s_i >= 1 when C_i = inf
@@ -487,7 +487,7 @@ def _smo_reference(H, z, C, tol, max_iter):
         i = int(np.argmax(np.where(up, v, -np.inf)))
         if v[i] - np.min(np.where(low, v, np.inf)) <= tol:
             return alpha, it
-        a = np.maximum(dH[i] + dH - 2.0 * z[i] * z * H[i], _TAU)  # curvature along each pair
+        a = np.maximum(dH[i] + dH - 2.0 * z[i] * z * H[i], CURVATURE_FLOOR)  # along each pair
         j = int(np.argmax(np.where(low & (v < v[i]), (v[i] - v) ** 2 / a, -np.inf)))
         room_i = C[i] - alpha[i] if z[i] > 0 else alpha[i]
         room_j = alpha[j] if z[j] > 0 else C[j] - alpha[j]
@@ -687,7 +687,8 @@ class KernelSVM:
 # trainers
 
 
-def _check_solver(solver, free_bias: bool, finite: bool, rank, N: int, xi: float, kernel) -> str:
+def _resolve_solver(solver, *, free_bias: bool, finite: bool, rank, N: int, xi: float,
+                    kernel) -> str:
     """The validated solver name, "auto" (or None) resolved by `choose_solver`."""
     fast = ("smo", "ipm") if free_bias else (("smo",) if finite else ()) + ("cd", "lbfgsb", "ipm")
     choices = ("auto", "reference") + fast
@@ -743,16 +744,31 @@ def _check_separable(Gram: np.ndarray, z: np.ndarray, free_bias: bool) -> None:
         )
 
 
-def _fit(kernel, D, L, C, xi, free_bias, prior, solver, tol, max_iter, cache_mb, shrinking):
-    """Solve the dual of either formulation: z, C_i, alpha, G = H alpha - 1, b, the KKT
-    violation, the iteration count and the solver that ran."""
+class _DualSolution(NamedTuple):
+    """What `_fit` returns: the solved dual of either formulation."""
+
+    z: np.ndarray  # labels as -1 / +1, (N,)
+    Ci: np.ndarray  # the box of each alpha_i, (N,) (eq. 181-182)
+    alpha: np.ndarray  # the dual solution, (N,)
+    G: np.ndarray  # the dual's gradient H alpha - 1, (N,)
+    b: float  # the bias from the KKT conditions (free bias), else 0
+    violation: float  # the largest KKT violation at alpha
+    n_iter: int
+    solver: str  # the solver that ran ("auto" resolved)
+
+
+def _fit(kernel, D, L, C, *, xi: float, free_bias: bool, prior, solver: str, tol: float,
+         max_iter: int, cache_mb: float, shrinking: bool) -> _DualSolution:
+    """Solve the dual of either formulation (``xi`` the constant added to the kernel, eq. 173;
+    ``free_bias`` the notes' equality constraint)."""
     check_scale(D, "D")
     max_iter = check_int(max_iter, "max_iter", low=1)
     cache = check_real(cache_mb, "cache_mb", low=0.0, strict=True) * 2.0**20
     shrinking = check_bool(shrinking, "shrinking")
     z, Ci = 2.0 * L - 1.0, _box(L, C, prior)
     finite, rank = bool(np.all(np.isfinite(Ci))), _rank_bound(kernel, D)
-    solver = _check_solver(solver, free_bias, finite, rank, D.shape[1], xi, kernel)
+    solver = _resolve_solver(solver, free_bias=free_bias, finite=finite, rank=rank, N=D.shape[1],
+                             xi=xi, kernel=kernel)
     with np.errstate(over="ignore"):  # an overflow is reported by _check_kernel_scale
         diag = _kernel_diag(kernel, D) + xi
     _check_kernel_scale(diag, Ci, D, tol)
@@ -773,7 +789,8 @@ def _fit(kernel, D, L, C, xi, free_bias, prior, solver, tol, max_iter, cache_mb,
             alpha, more = dual_cd(cols, cols.diag, z, Ci, tol, max_iter, alpha0=alpha)
             n_iter += more
         else:
-            alpha, n_iter = solve(cols, z, Ci, free_bias, solver, tol, max_iter, shrinking, rank)
+            alpha, n_iter = solve(cols, z, Ci, free_bias=free_bias, solver=solver, tol=tol,
+                                  max_iter=max_iter, shrinking=shrinking, rank=rank)
         G = z * cols.times(alpha * z) - 1.0  # recomputed, not the solver's running update
     violation, b = _kkt(alpha, G, z, Ci, free_bias)
     if n_iter >= max_iter and violation > tol:
@@ -785,7 +802,8 @@ def _fit(kernel, D, L, C, xi, free_bias, prior, solver, tol, max_iter, cache_mb,
             f"conditions violated by {violation:.3g} > tol = {tol:g}; raise max_iter{hint}",
             ConvergenceWarning, stacklevel=3,
         )
-    return z, Ci, alpha, G, b, violation, n_iter, solver
+    return _DualSolution(z=z, Ci=Ci, alpha=alpha, G=G, b=b, violation=violation, n_iter=n_iter,
+                         solver=solver)
 
 
 def train_svm_linear(D, L, C, K=1.0, prior=None, *, solver="auto", tol=_DEFAULT_TOL,
@@ -867,18 +885,18 @@ def train_svm_linear(D, L, C, K=1.0, prior=None, *, solver="auto", tol=_DEFAULT_
         K = check_real(K, "K", low=0.0, strict=True)
     prior = check_prior(prior, allow_none=True)
     tol = check_real(tol, "tol", low=0.0, strict=True)
-    z, Ci, alpha, G, b, violation, n_iter, solver = _fit(
-        LinearKernel(), D, L, C, 0.0 if K is None else K * K, K is None, prior, solver, tol,
-        max_iter, cache_mb, shrinking)
+    fit = _fit(LinearKernel(), D, L, C, xi=0.0 if K is None else K * K, free_bias=K is None,
+               prior=prior, solver=solver, tol=tol, max_iter=max_iter, cache_mb=cache_mb,
+               shrinking=shrinking)
+    alpha, z = fit.alpha, fit.z
     w = D @ (alpha * z)  # eq. (156)
-    if K is not None:
-        b = K * K * float(np.sum(alpha * z))  # w_hat's last entry is b / K = K sum_i alpha_i z_i
+    b = fit.b if K is None else K * K * float(np.sum(alpha * z))  # w_hat's last entry: b / K
     w_sq = float(w @ w) + (0.0 if K is None else (b / K) ** 2)
-    primal = _primal(w_sq, z * (w @ D + b), Ci, max(tol, _HARD_SLACK))  # eq. (168)
-    dual = float(alpha.sum() - 0.5 * alpha @ (G + 1.0))  # eq. (165)
-    return LinearSVM(w=w, b=float(b), alpha=alpha, C=Ci, K=K, primal_objective=primal,
-                     dual_objective=dual, duality_gap=primal - dual, kkt_violation=violation,
-                     n_iter=int(n_iter), solver=solver)
+    primal = _primal(w_sq, z * (w @ D + b), fit.Ci, max(tol, _HARD_SLACK))  # eq. (168)
+    dual = float(alpha.sum() - 0.5 * alpha @ (fit.G + 1.0))  # eq. (165)
+    return LinearSVM(w=w, b=float(b), alpha=alpha, C=fit.Ci, K=K, primal_objective=primal,
+                     dual_objective=dual, duality_gap=primal - dual, kkt_violation=fit.violation,
+                     n_iter=int(fit.n_iter), solver=fit.solver)
 
 
 def train_svm_kernel(D, L, C, kernel, eps=1.0, prior=None, *, solver="auto", tol=_DEFAULT_TOL,
@@ -937,15 +955,16 @@ def train_svm_kernel(D, L, C, kernel, eps=1.0, prior=None, *, solver="auto", tol
         eps = check_real(eps, "eps", low=0.0)
     prior = check_prior(prior, allow_none=True)
     tol = check_real(tol, "tol", low=0.0, strict=True)
-    z, Ci, alpha, G, b, violation, n_iter, solver = _fit(
-        kernel, D, L, C, 0.0 if eps is None else eps, eps is None, prior, solver, tol, max_iter,
-        cache_mb, shrinking)
+    fit = _fit(kernel, D, L, C, xi=0.0 if eps is None else eps, free_bias=eps is None,
+               prior=prior, solver=solver, tol=tol, max_iter=max_iter, cache_mb=cache_mb,
+               shrinking=shrinking)
+    alpha = fit.alpha
     sv = np.flatnonzero(alpha > 0)
-    w_sq = float(alpha @ (G + 1.0))  # alpha' H alpha
+    w_sq = float(alpha @ (fit.G + 1.0))  # alpha' H alpha
     dual = float(alpha.sum() - 0.5 * w_sq)  # eq. (165)
-    svm = KernelSVM(support_vectors=D[:, sv], alpha=alpha[sv], z=z[sv], support=sv, b=float(b),
-                    kernel=kernel, eps=eps, primal_objective=np.nan, dual_objective=dual,
-                    duality_gap=np.nan, kkt_violation=violation, n_iter=int(n_iter),
-                    solver=solver)
-    primal = _primal(w_sq, z * svm.scores(D), Ci, max(tol, _HARD_SLACK))  # eq. (168)
+    svm = KernelSVM(support_vectors=D[:, sv], alpha=alpha[sv], z=fit.z[sv], support=sv,
+                    b=float(fit.b), kernel=kernel, eps=eps, primal_objective=np.nan,
+                    dual_objective=dual, duality_gap=np.nan, kkt_violation=fit.violation,
+                    n_iter=int(fit.n_iter), solver=fit.solver)
+    primal = _primal(w_sq, fit.z * svm.scores(D), fit.Ci, max(tol, _HARD_SLACK))  # eq. (168)
     return dataclasses.replace(svm, primal_objective=primal, duality_gap=primal - dual)
