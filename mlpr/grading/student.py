@@ -651,7 +651,8 @@ def _quiet(code, name: str) -> dict:
 @_adapter("em_step", ("train_GMM_EM_Iteration",))
 def _em_step(code, f):
     def em_step(D, gmm, cov_type="full", psi=None, **kwargs):
-        kwargs.pop("method", None)
+        kwargs.pop("method", None)  # mlpr's reference / fast switch: the student's step is one
+        kwargs.pop("solver", None)
         if kwargs:
             raise _Unsupported(f"no counterpart of {', '.join(kwargs)}")
         out = code.call("train_GMM_EM_Iteration", np.asarray(D, float),
