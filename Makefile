@@ -78,10 +78,10 @@ check: $(STAMP)
 	$(PY) -m mlpr.grading $(STUDENT) --format text $(ARGS)
 
 # one pytest-xdist worker per core; the tests that read a lecture's quick run go to one worker
-# (tests/conftest.py runs each lecture once per test run); in CI (CI=true) a skip fails unless
-# tests/conftest.py lists it with its reason
+# (--dist loadgroup in pyproject.toml; tests/conftest.py runs each lecture once per test run); in
+# CI (CI=true) a skip fails unless tests/conftest.py lists it with its reason
 test: $(LECTURES_STAMP)
-	MPLBACKEND=Agg $(PY) -m pytest -q -n auto --dist loadgroup
+	MPLBACKEND=Agg $(PY) -m pytest -q -n auto
 
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/run.py
