@@ -8,6 +8,13 @@ numbers (``solver="auto"``, the default of `em_step`, `train_gmm_em` and `train_
 * E-step (`posterior`): one exponential serves both the responsibilities and the log-density
   (the logsumexp written out around the per-sample maximum) instead of a logsumexp followed by a
   second exponential.
+* Joint log-densities of full covariances (`log_joint_full`): the same operations as
+  `mlpr.gaussian.logpdf_GAU_ND_chol` (Cholesky factor, its inverse, the centred data whitened
+  in place by BLAS ``trmm``, the squared norms), hence the same numbers, without what the public
+  path adds around them on every EM iteration: a model per iteration, the validation of every
+  covariance (symmetry, finiteness), of the data and of the result, and a new work buffer per
+  component (one (D, N) buffer here serves all M). EM's own checks (`mlpr.gmm._check_components`
+  before, `mlpr.gmm._check_factors` on a failed factor) stay with the caller.
 * Full covariances (`_cov_full`): ``S_c = (X sqrt(gamma_c)) (X sqrt(gamma_c))^T`` as one BLAS
   ``dsyrk`` (a symmetric rank-N update: half the flops of the product ``(X * gamma_c) @ X.T``,
   and exactly symmetric), with one (D, N) work buffer reused by the M components.
@@ -23,7 +30,45 @@ caller creates once per EM run on one data matrix.
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 import scipy.linalg.blas
+import scipy.linalg.lapack
+
+_LOG_2PI = np.log(2.0 * np.pi)
+
+
+def log_joint_full(X: np.ndarray, w: np.ndarray, mu: np.ndarray, C: np.ndarray,
+                   singular_tol: float) -> np.ndarray:
+    """(M, N) joint log-densities ``log w_c + log N(x | mu_c, C_c)`` (eq. 190) of X (D, N) for
+    full covariances C (M, D, D), as `mlpr.gaussian.logpdf_GAU_ND_chol` computes each density.
+
+    Raises ``numpy.linalg.LinAlgError`` for a covariance that `mlpr.gaussian.cholesky_factor`
+    would refuse (no factor, or a pivot ``L_ii^2 / C_ii <= singular_tol * D``): the caller
+    names the component."""
+    D, N = X.shape
+    S = np.empty((w.size, N))
+    buf = np.empty_like(X)  # x - mu_c, then L_c^{-1} (x - mu_c), for every component in turn
+    with np.errstate(divide="ignore"):  # a weight of 0 is a component that never fires
+        log_w = np.log(w)
+    for c in range(w.size):
+        L = scipy.linalg.cholesky(C[c], lower=True, check_finite=False)  # C_c = L L^T
+        if (np.diag(L) ** 2 / np.diag(C[c])).min() <= singular_tol * D:
+            raise np.linalg.LinAlgError(f"component {c}: singular covariance")
+        Winv, _ = scipy.linalg.lapack.dtrtri(L, lower=1)  # L^{-1}
+        np.subtract(X, mu[:, c : c + 1], out=buf)  # z = x - mu_c
+        Y = _times_lower_in_place(Winv, buf)  # y = L^{-1} z
+        np.einsum("ij,ij->j", Y, Y, out=S[c])  # ||y||^2, the Mahalanobis distance
+        logdet = 2.0 * np.log(np.diag(L)).sum()  # log|C_c| = 2 sum_i log L_ii
+        S[c] = -0.5 * D * _LOG_2PI - 0.5 * logdet - 0.5 * S[c]  # log N(x | mu_c, C_c)
+    return log_w[:, None] + S  # eq. (190)
+
+
+def _times_lower_in_place(W: np.ndarray, Z: np.ndarray) -> np.ndarray:
+    """W @ Z for a lower-triangular W (D, D), written over the contiguous Z (D, N) (BLAS trmm;
+    a C-ordered Z is the column-major Z^T, hence the product from the right, Z^T W^T)."""
+    if Z.flags.f_contiguous:
+        return scipy.linalg.blas.dtrmm(1.0, W, Z, lower=1, overwrite_b=1)
+    return scipy.linalg.blas.dtrmm(1.0, W, Z.T, side=1, lower=1, trans_a=1, overwrite_b=1).T
 
 
 def posterior(S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

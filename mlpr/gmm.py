@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from numbers import Integral
 from typing import NamedTuple
 
@@ -517,10 +517,33 @@ def _m_step_reference(X: np.ndarray, gamma: np.ndarray, Nc: np.ndarray, cov_type
     return w, mu, C
 
 
-# solver -> (E-step, M-step): the documented choice of `em_step`, `train_gmm_em`, `train_gmm_lbg`
+def _log_joint_fast(X: np.ndarray, w: np.ndarray, mu: np.ndarray, C: np.ndarray,
+                    cov_type: str) -> np.ndarray:
+    """`_log_joint` by `mlpr._gmm_fast` for full covariances, the same numbers without the
+    public path's per-call validation (diagonal and tied covariances already use the fast
+    scorers of `mlpr._generative_fast`)."""
+    if cov_type != "full":
+        return _log_joint(X, w, mu, C, cov_type)
+    try:
+        return _gmm_fast.log_joint_full(X, w, mu, C, _SINGULAR_TOL)
+    except np.linalg.LinAlgError:
+        _check_factors(C, cov_type)  # raises `_Singular`, naming the component
+        raise
+
+
+class _Steps(NamedTuple):
+    """What one EM iteration runs: joint log-densities (eq. 190), E-step (eq. 188, 191),
+    M-step (eq. 199-201)."""
+
+    log_joint: Callable
+    e_step: Callable
+    m_step: Callable
+
+
+# solver -> the steps: the documented choice of `em_step`, `train_gmm_em`, `train_gmm_lbg`
 _SOLVERS = {
-    "reference": (_e_step, _m_step_reference),
-    "auto": (_gmm_fast.posterior, _gmm_fast.m_step),
+    "reference": _Steps(_log_joint, _e_step, _m_step_reference),
+    "auto": _Steps(_log_joint_fast, _gmm_fast.posterior, _gmm_fast.m_step),
 }
 
 
@@ -544,7 +567,7 @@ def _m_step(X, gamma, cov_type, psi, solver="auto", cache=None):
     (stored for ``cov_type``), floored after the diagonal or tied step (9.4)."""
     Nc = gamma.sum(axis=1)  # N_c
     _check_responsible(Nc)
-    w, mu, C = _SOLVERS[solver][1](X, gamma, Nc, cov_type, {} if cache is None else cache)
+    w, mu, C = _SOLVERS[solver].m_step(X, gamma, Nc, cov_type, {} if cache is None else cache)
     return w, mu, (C if psi is None else _FLOOR[cov_type](C, psi))
 
 
@@ -717,9 +740,9 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
     solver = check_solver(solver, method, where="em_step")
     _check_sizes(g.n_components, X)
     _warn_if_psi_dominates(X, psi)
-    e_step, m_step = _SOLVERS[solver]  # "reference": `_e_step`, `_m_step_reference`
+    log_joint, e_step, m_step = _SOLVERS[solver]  # "reference": `_log_joint`, `_e_step`, ...
     try:
-        gamma = e_step(_joint(X, g))[0]  # eq. (191): gamma_c,i = P(c | x_i)
+        gamma = e_step(log_joint(X, g.w, g.mu, *_stored(g.C)))[0]  # eq. (191): P(c | x_i)
         Nc = gamma.sum(axis=1)  # N_c = sum_i gamma_c,i
         _check_responsible(Nc)
         w, mu, C = m_step(X, gamma, Nc, cov_type, {})  # F_c, S_c, then eq. (199)-(201)
@@ -743,15 +766,15 @@ def _em(X, g: GMM, *, cov_type: str, psi: float | None, tol: float, max_iter: in
     """
     x0 = X.mean(axis=1, keepdims=True)
     Xc = X - x0
-    data_var, cache, e_step = Xc.var(axis=1), {}, _SOLVERS[solver][0]
+    data_var, cache, (log_joint, e_step, _) = Xc.var(axis=1), {}, _SOLVERS[solver]
     (C, kind), w, mu = _stored(g.C), g.w, g.mu - x0
-    gamma, logf = e_step(_log_joint(Xc, w, mu, C, kind))
+    gamma, logf = e_step(log_joint(Xc, w, mu, C, kind))
     history = [float(logf.mean())]
     for _ in range(max_iter):
         try:
             w1, mu1, C1 = _m_step(Xc, gamma, cov_type, psi, solver, cache)  # eq. (199)-(201)
-            _check_components(C1, cov_type, data_var)  # singular C1: `_log_joint` names it
-            gamma, logf = e_step(_log_joint(Xc, w1, mu1, C1, cov_type))  # eq. (191), (188)
+            _check_components(C1, cov_type, data_var)  # singular C1: `log_joint` names it
+            gamma, logf = e_step(log_joint(Xc, w1, mu1, C1, cov_type))  # eq. (191), (188)
         except _Singular as exc:
             raise _degenerate(exc, history, _gmm(w, mu + x0, C, kind)) from None
         w, mu, C, kind = w1, mu1, C1, cov_type
