@@ -8,7 +8,8 @@ leaving a valid results.json.
 The tests that build a wheel or install one need the package index (pip fetches setuptools to
 build, numpy, scipy, matplotlib and scikit-learn to install; its cache makes a second run fast),
 or a wheelhouse named by PIP_FIND_LINKS with PIP_NO_INDEX=1; without either they skip with the
-reason. They run on one xdist worker, which builds the zip and the environment once.
+reason. Each is one test, which pytest-xdist runs on a worker of its own, from the build to the
+last check (each step's assertion says which step failed).
 """
 
 import hashlib
@@ -42,9 +43,6 @@ MAX_SCORE = N_TASKS - len(POINTS) + sum(POINTS.values())
 TEST_FIELDS = {"name": str, "score": (int, float), "max_score": (int, float), "status": str,
                "output": str, "visibility": str}
 
-index = pytest.mark.xdist_group("autograder")
-
-
 # ------------------------------------------------------------------------------------------------
 # shared: the package index, the zip, a Gradescope root with setup.sh run once
 
@@ -76,29 +74,11 @@ def package_index(tmp_path_factory):
                     f"PIP_FIND_LINKS to a wheelhouse (with PIP_NO_INDEX=1)")
 
 
-@pytest.fixture(scope="module")
-def points_file(tmp_path_factory):
-    p = tmp_path_factory.mktemp("points") / "points.json"
-    p.write_text(json.dumps(POINTS))
-    return p
-
-
-@pytest.fixture(scope="module")
-def built(package_index, points_file, tmp_path_factory):
-    """The autograder zip, built twice from the same inputs through the command line; the
-    seconds of the first build. Both are built from one snapshot of the repository's files
-    (others may edit the working tree meanwhile)."""
-    out = tmp_path_factory.mktemp("zips")
-    snapshot = out / "source"
-    autograder._copy_project(REPO, snapshot)
-    args = ["autograder", *(a for n in LABS for a in ("--lab", str(n))), "--points",
-            str(points_file), "--visibility", VISIBILITY, "--timeout", str(TIMEOUT),
-            "--source", str(snapshot)]
-    t0 = time.perf_counter()
-    assert grading_main([*args, "--out", str(out / "first.zip")]) == 0
-    seconds = time.perf_counter() - t0
-    assert grading_main([*args, "--out", str(out / "second.zip")]) == 0
-    return out / "first.zip", out / "second.zip", seconds
+def _snapshot(dest: Path) -> Path:
+    """The repository's project files, copied once: others may edit the working tree while a
+    test builds from it twice."""
+    autograder._copy_project(REPO, dest)
+    return dest
 
 
 def _unzip(zip_path: Path, dest: Path) -> None:
@@ -109,34 +89,16 @@ def _unzip(zip_path: Path, dest: Path) -> None:
             path.chmod((info.external_attr >> 16) & 0o777)
 
 
-def _new_root() -> Path:
-    """A folder laid out like /autograder. Not under /tmp: the kit's bubblewrap sandbox mounts a
-    private /tmp, which would hide an environment installed there."""
+@pytest.fixture
+def gradescope_root():
+    """A folder laid out like /autograder, removed afterwards. Not under /tmp: the kit's
+    bubblewrap sandbox gives a submission a private /tmp, which would hide an environment
+    installed there."""
     parent = "/var/tmp" if os.access("/var/tmp", os.W_OK) else None
     root = Path(tempfile.mkdtemp(prefix="mlpr-autograder-test-", dir=parent))
     root.chmod(0o755)  # the sandbox's own user reads the environment
-    return root
-
-
-@pytest.fixture(scope="module")
-def gradescope(built):
-    """A Gradescope root: the zip unpacked into source/, setup.sh run (a fresh environment in
-    ROOT/mlpr-venv), run_autograder copied to the root as Gradescope does; setup.sh's seconds."""
-    root = _new_root()
     try:
-        _unzip(built[0], root / "source")
-        t0 = time.perf_counter()
-        # PIP_COMPILE=0: pip does not byte-compile the ~400 MB it installs (20 of the 35 s);
-        # Gradescope's setup.sh keeps compiling, once, so that every run starts faster
-        r = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root / "source",
-                           capture_output=True, text=True, timeout=900,
-                           env=_clean_env(AUTOGRADER_ROOT=str(root), MLPR_AUTOGRADER_APT="0",
-                                          PIP_COMPILE="0"))
-        seconds = time.perf_counter() - t0
-        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-        assert "mlpr installed" in r.stdout
-        shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
-        yield root, seconds
+        yield root
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -154,6 +116,7 @@ def _run_autograder(root: Path, files: dict) -> tuple[dict, subprocess.Completed
                        timeout=600, env=_clean_env(AUTOGRADER_ROOT=str(root)))
     seconds = time.perf_counter() - t0
     results = root / "results" / "results.json"
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert results.is_file(), r.stdout[-3000:] + r.stderr[-3000:]
     return json.loads(results.read_text()), r, seconds
 
@@ -180,38 +143,18 @@ def _by_name(doc: dict) -> dict:
 
 
 # ------------------------------------------------------------------------------------------------
-# the zip
+# the wheel, installed outside the repository (one test: pytest-xdist runs it beside the next)
 
 
-@index
-def test_the_zip_has_the_specification_s_files_and_is_reproducible(built):
-    first, second, seconds = built
-    assert first.read_bytes() == second.read_bytes()
-    with zipfile.ZipFile(first) as z:
-        infos = {i.filename: i for i in z.infolist()}
-        wheels = [n for n in infos if n.startswith("mlpr-") and n.endswith(".whl")]
-        assert sorted(infos) == sorted(["setup.sh", "run_autograder", autograder.CONFIG_NAME,
-                                        *wheels]) and len(wheels) == 1
-        for name, info in infos.items():
-            assert info.date_time == (1980, 1, 1, 0, 0, 0)
-            mode = (info.external_attr >> 16) & 0o777
-            assert mode == (0o755 if name in ("setup.sh", "run_autograder") else 0o644)
-        assert z.read("setup.sh").startswith(b"#!/usr/bin/env bash")
-        assert z.read("run_autograder").startswith(b"#!/usr/bin/env bash")
-        config = json.loads(z.read(autograder.CONFIG_NAME))
-        assert config == {"labs": LABS, "points": {k: float(v) for k, v in POINTS.items()},
-                          "visibility": VISIBILITY, "timeout": TIMEOUT}
-        wheel = z.read(wheels[0])
-    print(f"\nautograder zip: {first.stat().st_size:,d} bytes, wheel {len(wheel):,d} bytes, "
-          f"built in {seconds:.1f} s")
-
-
-@index
-def test_the_wheel_carries_the_datasets_with_their_checksums(built, tmp_path):
-    with zipfile.ZipFile(built[0]) as z:
-        name = next(n for n in z.namelist() if n.endswith(".whl"))
-        (tmp_path / name).write_bytes(z.read(name))
-    with zipfile.ZipFile(tmp_path / name) as w:
+def test_the_wheel_carries_the_data_and_loads_it_from_any_folder(package_index, tmp_path):
+    """``pip wheel --no-deps`` of the repository, then ``pip install mlpr-*.whl`` in a fresh
+    environment and the loaders from a folder outside the repository: the data come from the
+    package, checksums verified, MLPR_DATA_DIR still overrides, and a modified file is reported
+    with the installed package's remedy."""
+    t0 = time.perf_counter()
+    wheel = autograder.build_wheel(_snapshot(tmp_path / "source"), tmp_path / "dist")
+    build = time.perf_counter() - t0
+    with zipfile.ZipFile(wheel) as w:
         names = w.namelist()
         for key, sha in datasets.CHECKSUMS.items():
             assert hashlib.sha256(w.read(f"mlpr/datasets_data/{key}")).hexdigest() == sha
@@ -219,27 +162,14 @@ def test_the_wheel_carries_the_datasets_with_their_checksums(built, tmp_path):
             assert f"mlpr/datasets_data/{readme}" in names
         assert names[-1].endswith(".dist-info/RECORD")
         assert not [n for n in names if "__pycache__" in n or "/.cache/" in n]
+        assert {i.date_time for i in w.infolist()} == {(1980, 1, 1, 0, 0, 0)}
 
-
-# ------------------------------------------------------------------------------------------------
-# the wheel, installed outside the repository
-
-
-@index
-def test_an_installed_wheel_loads_iris_and_mnist_from_any_folder(built, tmp_path):
-    """``pip install mlpr-*.whl`` in a fresh environment, then the loaders from a folder outside
-    the repository: the data come from the package, checksums verified, MLPR_DATA_DIR still
-    overrides, and a modified file is reported with the installed package's remedy."""
-    with zipfile.ZipFile(built[0]) as z:
-        name = next(n for n in z.namelist() if n.endswith(".whl"))
-        (tmp_path / "dist").mkdir()
-        (tmp_path / "dist" / name).write_bytes(z.read(name))
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     t0 = time.perf_counter()
+    # --no-compile: byte-compiling numpy, scipy and matplotlib is most of an install's time
     r = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-                        "--no-compile", "--disable-pip-version-check",
-                        str(tmp_path / "dist" / name)],
+                        "--no-compile", "--disable-pip-version-check", str(wheel)],
                        capture_output=True, text=True, timeout=900, env=_clean_env())
     install = time.perf_counter() - t0
     assert r.returncode == 0, r.stderr[-3000:]
@@ -275,18 +205,67 @@ def test_an_installed_wheel_loads_iris_and_mnist_from_any_folder(built, tmp_path
                        cwd=elsewhere, capture_output=True, text=True, env=env)
     assert r.returncode != 0
     assert "checksum mismatch" in r.stderr and "reinstall" in r.stderr
-    print(f"\npip install of the wheel into a fresh environment: {install:.1f} s")
+    print(f"\nwheel {wheel.stat().st_size:,d} bytes, built in {build:.1f} s; pip install into a "
+          f"fresh environment {install:.1f} s")
 
 
 # ------------------------------------------------------------------------------------------------
-# the autograder, run as Gradescope runs it
+# the autograder, built and run as Gradescope runs it (one test, for the same reason)
 
 
-@index
-def test_a_course_style_submission_gets_every_point(gradescope):
-    root, setup_seconds = gradescope
-    doc, r, seconds = _run_autograder(root, {"labs.py": COURSE.read_text()})
-    assert r.returncode == 0
+def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, gradescope_root):
+    """Build the zip twice (the same bytes), unpack it into a root laid out like /autograder, run
+    setup.sh into a fresh environment, then run_autograder on a course-style submission (every
+    point), on one that cannot be imported (0, with the reason), on one that hangs (that task
+    fails after the time limit), with a broken configuration and with no Python (a results.json
+    all the same)."""
+    root = gradescope_root
+    snapshot = _snapshot(tmp_path / "source")
+    points = tmp_path / "points.json"
+    points.write_text(json.dumps(POINTS))
+    args = ["autograder", *(a for n in LABS for a in ("--lab", str(n))), "--points",
+            str(points), "--visibility", VISIBILITY, "--timeout", str(TIMEOUT),
+            "--source", str(snapshot)]
+    t0 = time.perf_counter()
+    assert grading_main([*args, "--out", str(tmp_path / "first.zip")]) == 0
+    seconds = {"build": time.perf_counter() - t0}
+    assert grading_main([*args, "--out", str(tmp_path / "second.zip")]) == 0
+    zip_path = tmp_path / "first.zip"
+    assert zip_path.read_bytes() == (tmp_path / "second.zip").read_bytes()
+
+    # the zip: the specification's files at its root, the choices, one timestamp, permissions
+    with zipfile.ZipFile(zip_path) as z:
+        infos = {i.filename: i for i in z.infolist()}
+        wheels = [n for n in infos if n.startswith("mlpr-") and n.endswith(".whl")]
+        assert len(wheels) == 1 and sorted(infos) == sorted(
+            ["setup.sh", "run_autograder", autograder.CONFIG_NAME, *wheels])
+        for name, info in infos.items():
+            assert info.date_time == (1980, 1, 1, 0, 0, 0)
+            mode = (info.external_attr >> 16) & 0o777
+            assert mode == (0o755 if name in ("setup.sh", "run_autograder") else 0o644)
+        for script in ("setup.sh", "run_autograder"):
+            assert z.read(script).startswith(b"#!/usr/bin/env bash\n")
+        assert json.loads(z.read(autograder.CONFIG_NAME)) == {
+            "labs": LABS, "points": {k: float(v) for k, v in POINTS.items()},
+            "visibility": VISIBILITY, "timeout": TIMEOUT}
+        contents = {n: i.file_size for n, i in infos.items()}
+
+    # setup.sh, once, from source/ (PIP_COMPILE=0: pip does not byte-compile the ~400 MB it
+    # installs, 20 of the 35 s; Gradescope's setup.sh compiles, once, so that every run starts
+    # faster); run_autograder copied to the root, as Gradescope does
+    _unzip(zip_path, root / "source")
+    t0 = time.perf_counter()
+    r = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root / "source",
+                       capture_output=True, text=True, timeout=900,
+                       env=_clean_env(AUTOGRADER_ROOT=str(root), MLPR_AUTOGRADER_APT="0",
+                                      PIP_COMPILE="0"))
+    seconds["setup.sh"] = time.perf_counter() - t0
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "mlpr installed" in r.stdout
+    shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+
+    # a course-style submission: every point, with the points of the configuration
+    doc, r, seconds["course-style"] = _run_autograder(root, {"labs.py": COURSE.read_text()})
     _check_results(doc)
     tests = _by_name(doc)
     assert sorted(tests) == sorted(t.title for t in catalogue.tasks(LABS).values())
@@ -297,68 +276,45 @@ def test_a_course_style_submission_gets_every_point(gradescope):
     assert doc["score"] == pytest.approx(MAX_SCORE)
     assert "isolation:" in doc["output"] and "seed:" in doc["output"]
     assert "lab 5 · Gau_MVG_ML_estimates" in r.stdout  # the text report, for the instructors
-    print(f"\nsetup.sh {setup_seconds:.1f} s; run_autograder, course-style: {seconds:.1f} s")
 
-
-@index
-def test_a_submission_that_cannot_be_imported_gets_0_with_the_reason(gradescope):
-    root, _ = gradescope
-    doc, r, _ = _run_autograder(root, {"labs.py": "import numpy\nraise RuntimeError('oops')\n"})
-    assert r.returncode == 0
+    # a submission that cannot be imported: every test 0, with the reason
+    doc, r, seconds["import error"] = _run_autograder(
+        root, {"labs.py": "import numpy\nraise RuntimeError('oops')\n"})
     _check_results(doc)
     assert doc["score"] == 0 and len(doc["tests"]) == N_TASKS
     assert all(t["status"] == "failed" and "RuntimeError: oops" in t["output"]
                for t in doc["tests"])
     assert "RuntimeError: oops" in doc["output"]
 
-
-@index
-def test_a_hanging_submission_fails_that_task_after_the_time_limit(gradescope):
-    root, _ = gradescope
+    # a function that hangs: its task fails after the configuration's time limit, the others pass
     hang = "\n\ndef Gau_MVG_ML_estimates(D, L):\n    while True:\n        pass\n"
-    doc, r, seconds = _run_autograder(root, {"labs.py": COURSE.read_text() + hang})
-    assert r.returncode == 0
-    _check_results(doc)
-    tests = _by_name(doc)
-    hung = tests["lab 5 · Gau_MVG_ML_estimates"]
+    hanging, r, seconds["hangs"] = _run_autograder(root, {"labs.py": COURSE.read_text() + hang})
+    _check_results(hanging)
+    hung = _by_name(hanging)["lab 5 · Gau_MVG_ML_estimates"]
     assert hung["status"] == "failed" and hung["score"] == 0 and hung["max_score"] == 3
     assert f"hangs: no answer within the time limit of {TIMEOUT:g} s" in hung["output"]
-    assert doc["score"] == pytest.approx(MAX_SCORE - 3)
-    assert seconds < 60
-    print("\nresults.json of the hanging submission:\n" + json.dumps(doc, indent=1))
+    assert hanging["score"] == pytest.approx(MAX_SCORE - 3)
+    assert seconds["hangs"] < 60
 
+    # the kit fails (a configuration naming a lab without tasks): score 0 and the reason
+    config = root / "source" / autograder.CONFIG_NAME
+    good = config.read_text()
+    config.write_text(json.dumps(dict(json.loads(good), labs=[99])))
+    doc, r, _ = _run_autograder(root, {"labs.py": COURSE.read_text()})
+    assert doc["score"] == 0 and doc["tests"] == [] and doc["visibility"] == "visible"
+    assert "the grading kit failed (ValueError: the labs with tasks are" in doc["output"]
+    assert "Traceback" in r.stdout  # for the instructors
+    config.write_text(good)
+    # Python cannot start (no environment): the shell script writes results.json itself
+    (root / "mlpr-venv").rename(root / "moved-venv")
+    doc, r, _ = _run_autograder(root, {"labs.py": COURSE.read_text()})
+    assert doc["score"] == 0 and doc["tests"] == []
+    assert "exited with status 127" in doc["output"]
+    (root / "moved-venv").rename(root / "mlpr-venv")
 
-@index
-def test_a_failure_of_the_kit_still_writes_results_json(gradescope):
-    """The kit fails (a broken configuration): score 0 and the reason, from Python; Python
-    cannot run (no environment): score 0 and the exit status, from the shell script."""
-    root, _ = gradescope
-    broken = _new_root()
-    try:
-        shutil.copytree(root / "source", broken / "source")
-        shutil.copy2(root / "run_autograder", broken / "run_autograder")
-        (broken / "submission").mkdir()
-        shutil.copy(COURSE, broken / "submission" / "labs.py")
-        config = json.loads((root / "source" / autograder.CONFIG_NAME).read_text())
-        (broken / "source" / autograder.CONFIG_NAME).write_text(
-            json.dumps(dict(config, labs=[99])))
-        (broken / "mlpr-venv").symlink_to(root / "mlpr-venv")
-        run = [str(broken / "run_autograder")]
-        env = _clean_env(AUTOGRADER_ROOT=str(broken))
-        r = subprocess.run(run, cwd=broken, capture_output=True, text=True, env=env)
-        assert r.returncode == 0
-        doc = json.loads((broken / "results" / "results.json").read_text())
-        assert doc["score"] == 0 and doc["tests"] == []
-        assert "the grading kit failed (ValueError: the labs with tasks are" in doc["output"]
-        assert "Traceback" in r.stdout  # for the instructors
-        (broken / "mlpr-venv").unlink()
-        r = subprocess.run(run, cwd=broken, capture_output=True, text=True, env=env)
-        assert r.returncode == 0
-        doc = json.loads((broken / "results" / "results.json").read_text())
-        assert doc["score"] == 0 and doc["tests"] == []
-        assert "exited with status 127" in doc["output"]
-    finally:
-        shutil.rmtree(broken, ignore_errors=True)
+    print(f"\nautograder zip {zip_path.stat().st_size:,d} bytes: {contents}\nseconds: "
+          + ", ".join(f"{k} {v:.1f}" for k, v in seconds.items())
+          + "\nresults.json of the hanging submission:\n" + json.dumps(hanging, indent=1))
 
 
 # ------------------------------------------------------------------------------------------------
