@@ -1123,6 +1123,11 @@ def gmm_from_clusters(D, assignment, n_components: int | None = None, cov_type: 
     GMM
         ``w_c = |X_c| / N``, ``mu_c`` and ``C_c`` the ML estimates of cluster c.
 
+    Warns
+    -----
+    UserWarning
+        ``psi`` above the largest variance of D (the floored components would coincide).
+
     Notes
     -----
     The M-step of hard EM (section 9.2: eq. 196 for the weights, each cluster's ML mean and
@@ -1134,6 +1139,7 @@ def gmm_from_clusters(D, assignment, n_components: int | None = None, cov_type: 
                                                                  low=1)
     cov_type = _check_cov_type(cov_type)
     psi = check_psi(psi, allow_none=True)
+    _warn_if_psi_dominates(X, psi)
     try:
         w, mu, C = _m_step(X, np.eye(M)[:, z], cov_type, psi)  # eq. (199)-(201), 0/1 gammas
         _check_components(C, cov_type, X.var(axis=1))
@@ -1173,6 +1179,11 @@ def train_gmm_hard_em(D, gmm, cov_type: str = "full", psi: float | None = None,
     DegenerateComponentError
         A cluster too small for its covariance without the floor ``psi``.
 
+    Warns
+    -----
+    UserWarning
+        ``psi`` above the largest variance of D (the floored components would coincide).
+
     Notes
     -----
     Section 9.2, eq. (193)-(197): E-step hard assignment :math:`c_i = \arg\max_c \gamma_c(x_i)`,
@@ -1184,6 +1195,7 @@ def train_gmm_hard_em(D, gmm, cov_type: str = "full", psi: float | None = None,
     psi = check_psi(psi, allow_none=True)
     max_iter = check_int(max_iter, "max_iter", low=1)
     _check_sizes(g.n_components, X)
+    _warn_if_psi_dominates(X, psi)
     cache, data_var = {}, X.var(axis=1)
 
     def m_step(X, Z01):
