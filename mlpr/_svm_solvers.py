@@ -195,7 +195,9 @@ class GramColumns:
     def _new_store(self, dtype) -> None:
         N = self.X.shape[1]
         self.dtype = np.dtype(dtype)
-        self.capacity = max(2, int(self.cache_bytes // (self.dtype.itemsize * N)))
+        # at most N columns: a larger capacity only lengthens the free list (13 million slots for
+        # two samples in 200 MB); below N it is what the cache holds, unchanged
+        self.capacity = max(2, min(N, int(self.cache_bytes // (self.dtype.itemsize * N))))
         self.store = None  # the old one freed before the new one is allocated
         self.store = None if self.full is not None else np.empty((self.capacity, N), self.dtype)
         self.slot: dict[int, int] = {}
