@@ -61,8 +61,6 @@ __all__ = ["CONFIG_NAME", "DEFAULT_ROOT", "SETUP_SH", "RUN_AUTOGRADER", "reposit
 CONFIG_NAME = "mlpr-autograder.json"
 #: Where Gradescope puts everything; ``$AUTOGRADER_ROOT`` overrides it.
 DEFAULT_ROOT = "/autograder"
-#: The virtual environment that setup.sh creates under the root.
-VENV_NAME = "mlpr-venv"
 
 # every entry of the wheel and of the zip gets this timestamp (the earliest a zip can hold), and
 # the wheel's build sees it as SOURCE_DATE_EPOCH
