@@ -196,6 +196,8 @@ class Sandbox:
                 cmd += ["--symlink", os.readlink(p), str(p)]
             elif p.is_dir():
                 cmd += ["--ro-bind", str(p), str(p)]
+        # the private /tmp first: a Python installed under /tmp is bound over it, not hidden by it
+        cmd += ["--perms", "1777", "--size", str(self.limits.tmp_mb << 20), "--tmpfs", "/tmp"]
         made = {"/", "/usr", "/etc", "/proc", "/dev", "/tmp"}
         for d in _python_dirs():
             parents = list(Path(d).parents)[::-1][1:]
@@ -207,8 +209,7 @@ class Sandbox:
             made.add(d)
             for sp in Path(d).glob("lib*/python*/site-packages/mlpr"):
                 cmd += ["--tmpfs", str(sp)]  # mlpr's files are not the submission's to see
-        cmd += ["--perms", "1777", "--size", str(self.limits.tmp_mb << 20), "--tmpfs", "/tmp",
-                "--perms", "0777", "--dir", "/tmp/work",
+        cmd += ["--perms", "0777", "--dir", "/tmp/work",
                 "--perms", "0755", "--dir", "/grading",
                 "--ro-bind", str(w / "harness.py"), "/grading/harness.py",
                 "--ro-bind", str(w / "submission"), "/submission"]
