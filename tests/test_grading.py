@@ -322,6 +322,20 @@ HARMLESS = {
             W = _lda(D, L, m)
             return W @ np.triu(np.ones((m, m))) * 3.0
         """),
+    "the course's split_GMM_LBG, which prints unless verbose=False": ("split_GMM_LBG", """
+        _split = split_GMM_LBG
+
+        def split_GMM_LBG(gmm, alpha=0.1, verbose=True):
+            if verbose:
+                print("LBG - going from %d to %d components" % (len(gmm), len(gmm) * 2))
+            return _split(gmm, alpha)
+        """),
+    "train_GMM_EM without a verbose parameter": ("train_GMM_EM", """
+        _em = train_GMM_EM
+
+        def train_GMM_EM(X, gmm, covType='Full', psiEig=None, epsLLAverage=1e-6):
+            return _em(X, gmm, covType=covType, psiEig=psiEig, epsLLAverage=epsLLAverage)
+        """),
     "a 2-argument and a 3-argument K-fold split": ("extract_train_val_folds_from_ary", """
         def extract_train_val_folds_from_ary(X, idx, KFOLD=5):
             return (np.hstack([X[j::KFOLD] for j in range(KFOLD) if j != idx]), X[idx::KFOLD])
@@ -813,3 +827,26 @@ def test_a_failure_caused_by_another_of_the_students_functions_names_it(tmp_path
     for r in downstream:
         assert r.hint.startswith("your compute_confusion_matrix fails its own task"), r
         assert "this task uses it" in r.hint
+
+
+def test_functions_not_written_are_listed_not_failed(tmp_path):
+    """Without --lab only what the submission defines is graded, the rest is listed as not
+    written and the run exits 0 when all that is written is right; with --lab a missing function
+    counts 0."""
+    (tmp_path / "early.py").write_text(textwrap.dedent("""
+        import numpy as np
+
+        def compute_mu_C(D):
+            mu = D.mean(1).reshape(-1, 1)
+            return mu, (D - mu) @ (D - mu).T / D.shape[1]
+        """))
+    proc = run_kit(tmp_path / "early.py", "--format", "json")
+    (report,) = json.loads(proc.stdout)
+    assert proc.returncode == 0, proc.stdout
+    assert [r["name"] for r in report["results"]] == ["compute_mu_C"]
+    assert "compute_pca" in report["not_written"] and "logpdf_GAU_ND" in report["not_written"]
+    proc = run_kit(tmp_path / "early.py", "--lab", 3, "--format", "json")
+    (report,) = json.loads(proc.stdout)
+    assert proc.returncode == 1 and report["not_written"] == []
+    by = {r["name"]: r for r in report["results"]}
+    assert by["compute_mu_C"]["status"] == "passed" and by["compute_pca"]["points"] == 0
