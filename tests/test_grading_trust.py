@@ -23,6 +23,7 @@ import pytest
 import mlpr
 from mlpr.grading import formats, sandbox
 from mlpr.grading.__main__ import grade_all
+from mlpr.grading.runner import Report
 
 REPO = Path(__file__).resolve().parents[1]
 HONEST = (REPO / "tests" / "grading_submissions" / "course_style.py").read_text()
@@ -372,3 +373,17 @@ def test_a_students_repository_with_one_folder_per_lab(tmp_path):
     assert any(n.startswith("Lab9/broken.py could not be imported: RuntimeError") for n in
                rep.notes), rep.notes
     assert "[Lab12/solution/bayesRisk.py]" in formats.format_text([rep])
+
+
+def test_bad_arguments_are_explained():
+    from mlpr.grading import catalogue
+
+    with pytest.raises(ValueError, match="seed must be a non-negative int or None, got -1"):
+        catalogue.set_seed(-1)
+    with pytest.raises(ValueError, match="isolation must be one of .*, got 'docker'"):
+        sandbox.available("docker")
+    rep = Report("s.py", [], [], [])
+    with pytest.raises(ValueError, match="visibility must be one of .*, got 'secret'"):
+        formats.format_gradescope(rep, "secret")
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        grade_all([Path("/nonexistent/submission.py")], jobs=1, seed=0)
