@@ -193,6 +193,7 @@ def load(path: Path) -> tuple:
     if not any(files for _, files in groups):
         raise ImportError(f"{path.name} holds no .py module")
     repository = path.is_dir() and not any(path.glob("*.py"))
+    folders = {str(d) for d, _ in groups} | {str(path)}  # only the current lab's on the path
     functions, origin, notes = {}, {}, []
     for folder, files in groups:
         if repository:  # a lab's `import gmm` finds its own gmm.py, not another lab's
@@ -201,7 +202,7 @@ def load(path: Path) -> tuple:
                 if f and "." not in name and Path(f).resolve().is_relative_to(path) and \
                         Path(f).resolve().parent != folder.resolve():
                     del sys.modules[name]
-            sys.path[:0] = [str(folder), str(path)]
+            sys.path[:] = [str(folder), str(path)] + [p for p in sys.path if p not in folders]
         else:
             sys.path.insert(0, str(folder))
         for f in files:
