@@ -128,7 +128,7 @@ def describe(kind: str) -> str:
                 f"processes and file size; no namespaces, and it can read what any user can "
                 f"(bubblewrap: {bwrap})",
         "process": "process: a plain child process with limits on memory, CPU and file size; "
-                   f"it runs as the grader's user and could read the grader's files "
+                   f"it runs as the grader's user and could read the grader's files and memory "
                    f"(bubblewrap: {bwrap})",
     }[kind]
 
