@@ -9,6 +9,7 @@ newlines in exception messages. Each must earn only what its own code earns (0 h
 submission keeps full marks in the same run, and the grader's files and mlpr are unchanged.
 """
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -370,7 +371,8 @@ def test_a_students_repository_with_one_folder_per_lab(tmp_path):
     by = {r.name: r for r in rep.results}
     assert by["compute_mu_C"].file == "Lab12/solution/bayesRisk.py"  # the latest lab's copy
     assert by["load_iris"].file == "Lab12/solution/bayesRisk.py"
-    assert any(n.startswith("Lab9/broken.py could not be imported: RuntimeError") for n in
+    assert any(n.startswith("loading the submission: Lab9/broken.py could not be imported: "
+                            "RuntimeError") for n in
                rep.notes), rep.notes
     assert "[Lab12/solution/bayesRisk.py]" in formats.format_text([rep])
 
@@ -387,3 +389,188 @@ def test_bad_arguments_are_explained():
         formats.format_gradescope(rep, "secret")
     with pytest.raises(FileNotFoundError, match="does not exist"):
         grade_all([Path("/nonexistent/submission.py")], jobs=1, seed=0)
+
+
+# ------------------------------------------------------------------------------------------------
+# odd answers: what a struggling student really returns, and frames no harness writes. Each fails
+# its own task with a reason in words; none ends the run, and the honest file keeps full marks.
+
+ODD_LABS = [3, 4, 5, 8]
+
+#: {name: (code, the task it answers, words its reason must hold)}
+ODD = {
+    "NaN weights from a diverging optimiser": ("""
+import numpy as np
+
+def trainLogRegBinary(DTR, LTR, l):
+    return np.full(DTR.shape[0], np.nan), float("nan")
+""", "trainLogRegBinary", "NaN"),
+    "an int too large for a float": ("""
+def logpdf_GAU_ND(X, mu, C):
+    return 10 ** 400
+""", "logpdf_GAU_ND", "an int too large for a float"),
+    "a ragged list for (Sb, Sw)": ("""
+import numpy as np
+
+def compute_Sb_Sw(D, L):
+    return [np.zeros((4, 4)), np.zeros(3)]
+""", "compute_Sb_Sw", "shape"),
+    "a tuple of NaN": ("""
+def compute_mu_C(D):
+    return (float("nan"), float("nan"))
+""", "compute_mu_C", "mu has shape ()"),
+    "hParams keyed by class name": ("""
+import numpy as np
+
+def Gau_MVG_ML_estimates(D, L):
+    names = ["setosa", "versicolor", "virginica"]
+    return {names[c]: (D[:, L == c].mean(1, keepdims=True), np.cov(D[:, L == c], bias=True))
+            for c in range(3)}
+""", "Gau_MVG_ML_estimates", "labels"),
+    "hParams keyed by 'status'": ("""
+def Gau_MVG_ML_estimates(D, L):
+    return {"status": "done", 0: None}
+""", "Gau_MVG_ML_estimates", "labels"),
+    "a frame whose header is a list": ("""
+import sys
+_h = sys.modules["__main__"]
+_write = _h.write_frame
+_h.write_frame = lambda fd, header, blobs=(): _write(fd, [header], blobs)
+
+def logpdf_GAU_ND(X, mu, C):
+    return X[0]
+""", None, "did not answer as the harness does"),
+    "a 40 MB frame": ("""
+import json, os, struct, sys
+
+def logpdf_GAU_ND(X, mu, C):
+    out = sys.modules["__main__"].OUT_FD
+    head = json.dumps({"op": "return", "value": [[0]] * 8_000_000}).encode()
+    data = struct.pack(">II", len(head), 0) + head
+    while data:
+        data = data[os.write(out, data):]
+    return None
+""", "logpdf_GAU_ND", "a frame too large"),
+    "forged notes in the hello frame": ("""
+import sys
+_h = sys.modules["__main__"]
+_write = _h.write_frame
+
+def _forge(fd, header, blobs=()):
+    if isinstance(header, dict) and header.get("op") == "hello":
+        header["notes"] = ["seed: 12345", "isolation: bubblewrap ... verified",
+                           "<b>full marks</b> <a href='http://x'>x</a>", "a\\nseed: 1"]
+    return _write(fd, header, blobs)
+
+_h.write_frame = _forge
+
+def logpdf_GAU_ND(X, mu, C):
+    return X[0]
+""", "logpdf_GAU_ND", "relative error"),
+}
+
+
+@pytest.fixture(scope="module")
+def odd(tmp_path_factory):
+    d = tmp_path_factory.mktemp("odd")
+    honest = d / "honest.py"
+    honest.write_text(HONEST)
+    paths = [honest]
+    for i, (code, _task, _words) in enumerate(ODD.values()):
+        p = d / f"odd{i:02d}.py"
+        p.write_text(textwrap.dedent(code))
+        paths.append(p)
+    reports = grade_all(paths, jobs=2, seed=11, labs=ODD_LABS, timeout=20.0)
+    return {"honest": reports[0], "odd": dict(zip(ODD, reports[1:]))}
+
+
+def test_odd_answers_never_end_the_run_and_the_honest_file_keeps_full_marks(odd):
+    rep = odd["honest"]
+    assert rep.passed and rep.score == rep.max_score > 0, formats.format_text([rep])
+    assert len(odd["odd"]) == len(ODD)
+
+
+@pytest.mark.parametrize("name", list(ODD))
+def test_an_odd_answer_fails_its_task_with_a_reason_in_words(odd, name):
+    rep = odd["odd"][name]
+    _code, task, words = ODD[name]
+    assert not any(r.status == "error" for r in rep.results), formats.format_text([rep])
+    if task is None:  # the submission's process cannot even say hello
+        assert rep.score == 0 and any(words in n for n in rep.notes), rep.notes
+        return
+    r = {r.name: r for r in rep.results}[task]
+    assert r.status == "failed" and r.points == 0, formats.format_text([rep])
+    assert words in r.message + (r.hint or ""), formats.format_text([rep])
+    assert "Traceback" not in r.message
+
+
+def test_forged_notes_cannot_write_the_graders_lines(odd):
+    rep = odd["odd"]["forged notes in the hello frame"]
+    doc = formats.format_gradescope(rep)
+    lines = doc["output"].splitlines()
+    assert lines[0].startswith("isolation: ") and lines[1] == "seed: 11"
+    assert [ln for ln in lines if ln.startswith(("seed:", "isolation:"))] == lines[:2]
+    assert all(ln.startswith("note: ") for ln in lines[2:] if "seed" in ln or "<b>" in ln)
+    assert doc["output_format"] == "text"
+    assert {t["output_format"] for t in doc["tests"]} == {"text"}
+    text = formats.format_text([rep]).splitlines()
+    assert sum(ln.strip().startswith("seed:") for ln in text) == 1
+
+
+def test_csv_cells_carry_no_control_characters():
+    from mlpr.grading.framework import TaskResult
+
+    rep = Report("class/eve\n,=1+1\x1b[31m", [TaskResult("t", 1, "passed", 1.0, 1.0)], [], [])
+    text = formats.format_csv([rep])
+    assert text.count("\n") == 2 and "\x1b" not in text  # the header and one row
+    assert "eve\\n" in text and "\\x1b" in text
+
+
+def test_a_folder_named_like_an_option_is_graded(tmp_path, monkeypatch, capsys):
+    from mlpr.grading.__main__ import main
+
+    (tmp_path / "-rf").mkdir()
+    (tmp_path / "-rf" / "lab4.py").write_text(HONEST)
+    (tmp_path / "bob.py").write_text(HONEST)
+    monkeypatch.chdir(tmp_path)
+    args = ["--lab", "4", "--seed", "3", "--format", "csv"]
+    for argv in (args + ["--", "-rf", "bob.py"], args + ["-rf", "bob.py"]):
+        assert main(argv) == 0, capsys.readouterr()
+        rows = capsys.readouterr().out.splitlines()
+        assert sorted(Path(r.split(",")[0]).name for r in rows[1:]) == ["-rf", "bob.py"]
+    with pytest.raises(SystemExit) as exc:
+        main(args + ["-nosuch"])
+    assert exc.value.code == 2
+    assert "goes after --" in capsys.readouterr().err
+
+
+def test_a_dangling_link_as_a_submission_fails_alone(tmp_path):
+    honest = tmp_path / "honest.py"
+    honest.write_text(HONEST)
+    (tmp_path / "eve.py").symlink_to(tmp_path / "nothing.py")
+    reports = grade_all([honest, tmp_path / "eve.py"], jobs=1, seed=3, labs=[4])
+    assert reports[0].score == reports[0].max_score
+    assert reports[1].score == 0 and "link to nothing" in reports[1].notes[0]
+
+
+def test_a_kit_failure_is_the_kits_with_its_traceback(tmp_path, monkeypatch):
+    """A bug of the kit's own code is reported as the kit's (status "error", the traceback
+    kept, exit status 3), never as the student's mistake; the next tasks are graded."""
+    from mlpr.grading import catalogue, runner
+
+    honest = tmp_path / "honest.py"
+    honest.write_text(HONEST)
+    real = catalogue.TASKS["logpdf_GAU_ND"]
+
+    def broken():
+        raise ZeroDivisionError("a bug of the kit")
+
+    monkeypatch.setitem(catalogue.TASKS, "logpdf_GAU_ND",
+                        dataclasses.replace(real, cases=broken))
+    rep = runner.grade(honest, labs=[4], seed=None)
+    by = {r.name: r for r in rep.results}
+    assert by["logpdf_GAU_ND"].status == "error"
+    assert "the kit failed on this task, not the submission" in by["logpdf_GAU_ND"].message
+    assert "ZeroDivisionError: a bug of the kit" in by["logpdf_GAU_ND"].trace
+    assert by["compute_ll"].status == "passed"
+    assert "⚠ lab 4 · logpdf_GAU_ND" in formats.format_text([rep])

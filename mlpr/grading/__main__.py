@@ -8,6 +8,7 @@ import os
 import queue
 import secrets
 import sys
+import traceback
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -26,7 +27,9 @@ def _parser() -> argparse.ArgumentParser:
                     "(docs/grading.md states what each isolation guarantees).",
         epilog="python -m mlpr.grading autograder --lab N ... --out autograder.zip writes a "
                "Gradescope autograder (python -m mlpr.grading autograder --help); a submission "
-               "named autograder is given as ./autograder.")
+               "named autograder is given as ./autograder. Grade a whole class as python -m "
+               "mlpr.grading [OPTIONS] -- submissions/*: after --, a folder named -rf is a "
+               "submission, not an option.")
     p.add_argument("submissions", nargs="*", type=Path, metavar="SUBMISSION",
                    help="a .py file or a folder of modules")
     p.add_argument("--lab", type=int, action="append", dest="labs", metavar="N",
@@ -73,9 +76,21 @@ def grade_all(submissions: Sequence[Path], jobs: int = 1, seed: int | None = Non
               **options) -> list:
     """Grade ``submissions``, ``jobs`` at a time, each in a sandbox of its own: the references
     are computed once, before the first submission starts. Returns the `runner.Report` s."""
+    for path in submissions:  # a typo is the grader's mistake; a link to nothing is graded
+        if not Path(path).exists() and not Path(path).is_symlink():
+            raise FileNotFoundError(f"submission {path} does not exist")
     seed = secrets.randbelow(2**31) if seed is None else seed
     jobs = max(1, min(jobs, 64))  # one user id per concurrent sandbox (sandbox.uid_for)
-    catalogue.set_seed(seed)
+    previous = catalogue.current_seed()
+    try:
+        catalogue.set_seed(seed)
+        return _grade_drawn(submissions, jobs, seed, options)
+    finally:  # the caller's cases are left as they were
+        catalogue.set_seed(previous)
+
+
+def _grade_drawn(submissions: Sequence[Path], jobs: int, seed: int, options: dict) -> list:
+    """`grade_all` once the cases are drawn from ``seed``."""
     for t in catalogue.tasks(options.get("labs"), everything=options.get("extra", False)).values():
         t.cases()  # every reference, once per run
     slots: queue.Queue = queue.Queue()
@@ -86,6 +101,13 @@ def grade_all(submissions: Sequence[Path], jobs: int = 1, seed: int | None = Non
         slot = slots.get()
         try:
             return runner.grade(path, slot=slot, seed=seed, **options)
+        except Exception:  # the kit failed on this submission: the others are still graded
+            trace = traceback.format_exc()
+            chosen = catalogue.tasks(options.get("labs"), everything=options.get("extra", False))
+            return runner.Report(str(path), [runner.kit_error(t, trace) for t in chosen.values()],
+                                 [], ["the kit failed on this submission (not the submission's "
+                                      "fault): " + trace.strip().splitlines()[-1]],
+                                 isolation=options.get("isolation", ""), seed=seed)
         finally:
             slots.put(slot)
 
@@ -95,7 +117,8 @@ def grade_all(submissions: Sequence[Path], jobs: int = 1, seed: int | None = Non
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m mlpr.grading``: exit 0 when every graded task passes, 1 when one fails or a
-    submission cannot be imported, 2 on a usage error. ``python -m mlpr.grading autograder ...``
+    submission cannot be imported, 2 on a usage error, 3 when the kit itself failed on a task
+    (reported as the kit's, with its traceback in the JSON report). ``python -m mlpr.grading autograder ...``
     writes a Gradescope autograder instead (`mlpr.grading.autograder.main`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["autograder"]:
@@ -103,7 +126,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return autograder.main(argv[1:])
     parser = _parser()
-    args = parser.parse_args(argv)
+    # a submission whose name starts with "-" (a folder named -rf in submissions/*) is graded, not
+    # read as an option: after "--" (the documented form) as argparse does, and also without it
+    # when it names an existing file or folder
+    args, unknown = parser.parse_known_args(argv)
+    for item in unknown:
+        if not (item.startswith("-") and (Path(item).exists() or Path(item).is_symlink())):
+            parser.error(f"unrecognized argument: {item} (a submission whose name starts with "
+                         f"'-' goes after --: python -m mlpr.grading -- {item})")
+        args.submissions.append(Path(item))
     mapping = _parse_map(args.map, parser)
     every = catalogue.tasks(everything=True)
     if args.list:
@@ -114,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.submissions:
         parser.error("give at least one SUBMISSION (a .py file or a folder of modules)")
     for s in args.submissions:
-        if not s.exists():
+        if not s.exists() and not s.is_symlink():  # a link to nothing is graded (and fails)
             parser.error(f"submission {s} does not exist")
     unknown = [k for k in mapping if k not in {t.function_name for t in every.values()}]
     if unknown:
@@ -140,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.out.mkdir(parents=True, exist_ok=True)
             for s, d in zip(args.submissions, docs):
                 (args.out / f"{s.stem}.results.json").write_text(json.dumps(d, indent=1))
-            return 0 if all(r.passed for r in reports) else 1
+            return _status(reports)
         text = json.dumps(docs[0], indent=1)
     else:
         text = {"text": formats.format_text, "json": formats.format_json,
@@ -149,6 +180,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out.write_text(text)
     else:
         sys.stdout.write(text)
+    return _status(reports)
+
+
+def _status(reports) -> int:
+    """0 when every graded task passed, 3 when the kit failed on a task (its traceback is in the
+    JSON report), else 1."""
+    if any(r.status == "error" for rep in reports for r in rep.results):
+        return 3
     return 0 if all(r.passed for r in reports) else 1
 
 

@@ -78,7 +78,7 @@ from mlpr.logreg import logreg_obj_wrap, train_logreg_binary
 from mlpr.svm import poly_kernel, rbf_kernel, train_svm_kernel, train_svm_linear
 from mlpr.utils import split_db_2to1
 
-__all__ = ["TASKS", "tasks", "reference"]
+__all__ = ["TASKS", "tasks", "reference", "set_seed", "current_seed"]
 
 #: The catalogue: course function name (or ``"name (variant)"``) -> `Task`.
 TASKS: dict = {}
@@ -134,6 +134,11 @@ def set_seed(seed: int | None) -> None:
             value.cache_clear()
     for t in TASKS.values():
         t.cases.cache_clear()
+
+
+def current_seed() -> int | None:
+    """The seed the cases are drawn from now (`set_seed`); None for the fixed cases."""
+    return _RUN["seed"]
 
 
 def _sub(salt: int, fixed: int | None = None) -> int:
@@ -199,6 +204,11 @@ def _hparams(out, K: int, D: int) -> np.ndarray:
     """The course's hParams ``{label: (mu, C)}`` as one (K, D + D*D) array."""
     if not isinstance(out, dict):
         raise Fail(f"expected hParams, a dict {{label: (mu, C)}}, got {type(out).__name__}")
+    if not all(isinstance(k, (int, np.integer)) and not isinstance(k, bool) for k in out):
+        shown = ", ".join(repr(k)[:30] for k in list(out)[:5])
+        raise Fail(f"hParams has the keys {shown}: expected the labels {list(range(K))} (ints)",
+                   hint="the course's hParams maps each class label, an int 0..K-1, to its "
+                        "(mu, C): hParams[lab] = (mu, C), not keyed by class name")
     keys = sorted(int(k) for k in out)
     if keys != list(range(K)):
         raise Fail(f"hParams has the labels {keys}, expected {list(range(K))}")

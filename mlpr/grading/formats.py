@@ -1,8 +1,13 @@
 """The grading kit's reports: text, JSON, CSV and Gradescope's ``results.json``.
 
-Every message and hint comes from the grader's own process, but may quote what a submission
-raised or printed: each is escaped to one line (a newline in an exception message cannot forge a
-line of the report), and each task's points are capped at its maximum.
+Every line is written by the grader's process, but may quote a submission's words (what it
+raised or printed, its loader's notes, its file names). Each such line starts with what it is
+(``printed:``, ``note:``, ``graded:``, ...) and is escaped to one line, control characters
+included (a newline or an ANSI escape in an exception message cannot forge a line of the
+report); only the grader writes the ``isolation:``, ``seed:`` and score lines, always first.
+Gradescope's ``results.json`` declares ``output_format: "text"``, so nothing a submission wrote
+renders as HTML or Markdown; the CSV's cells are escaped the same way. Each task's points are
+capped at its maximum.
 """
 
 from __future__ import annotations
@@ -51,12 +56,13 @@ def format_text(reports: Sequence) -> str:
         for note in rep.notes:
             out.append(f"   note: {one_line(note)}")
         for r in rep.results:
-            mark = "✔" if r.status == "passed" else "✘"
+            mark = {"passed": "✔", "error": "⚠"}.get(r.status, "✘")
             line = f" {mark} {r.title:<62s} {min(r.points, r.max_points):g}/{r.max_points:g}  " \
                    f"{_fmt_err(r)}" + (f"  [{one_line(r.file, 80)}]" if "/" in r.file else "")
             out.append(line.rstrip())
             if r.status != "passed":
-                out.append(f"     {one_line(r.message)}")
+                out.append(f"     {'error' if r.status == 'error' else 'why'}: "
+                           f"{one_line(r.message)}")
                 if r.hint:
                     out.append(f"     hint: {one_line(r.hint)}")
             if r.printed:
@@ -77,7 +83,7 @@ def format_gradescope(rep, visibility: str = "visible") -> dict:
         raise ValueError(f"visibility must be one of {VISIBILITIES}, got {visibility!r}")
     tests = []
     for r in rep.results:
-        text = "passed" if r.status == "passed" else one_line(r.message)
+        text = "passed" if r.status == "passed" else "failed: " + one_line(r.message)
         if "/" in r.file:
             text += f"\ngraded: {one_line(r.file, 200)}"
         if r.err is not None:
@@ -89,14 +95,15 @@ def format_gradescope(rep, visibility: str = "visible") -> dict:
         tests.append({"name": r.title, "score": min(r.points, r.max_points),
                       "max_score": r.max_points,
                       "status": "passed" if r.status == "passed" else "failed",
-                      "output": text, "visibility": visibility})
-    lines = [f"isolation: {_isolation(rep.isolation)}"] + [one_line(n) for n in rep.notes]
+                      "output": text, "output_format": "text", "visibility": visibility})
+    lines = [f"isolation: {_isolation(rep.isolation)}"]
     if rep.seed is not None:
         lines.append(f"seed: {rep.seed}")
+    lines += [f"note: {one_line(n)}" for n in rep.notes]
     if rep.not_graded:
         lines.append("not graded: " + one_line(", ".join(rep.not_graded)))
-    return {"score": rep.score, "output": "\n".join(lines), "visibility": visibility,
-            "stdout_visibility": "hidden", "tests": tests}
+    return {"score": rep.score, "output": "\n".join(lines), "output_format": "text",
+            "visibility": visibility, "stdout_visibility": "hidden", "tests": tests}
 
 
 def format_csv(reports: Sequence) -> str:
@@ -108,10 +115,10 @@ def format_csv(reports: Sequence) -> str:
                 names.append(r.title)
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["submission"] + names + ["score", "max_score"])
+    w.writerow(["submission"] + [one_line(n, 200) for n in names] + ["score", "max_score"])
     for rep in reports:
         got = {r.title: min(r.points, r.max_points) for r in rep.results}
-        w.writerow([rep.submission] + [got.get(n, "") for n in names]
+        w.writerow([one_line(rep.submission, 1000)] + [got.get(n, "") for n in names]
                    + [rep.score, rep.max_score])
     return buf.getvalue()
 

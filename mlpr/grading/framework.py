@@ -25,12 +25,16 @@ import numpy as np
 
 __all__ = [
     "Fail",
+    "KitError",
     "Mistake",
     "Case",
     "Task",
     "TaskResult",
     "Comparison",
     "as_array",
+    "describe_value",
+    "odd_feature",
+    "unreadable",
     "closed_form",
     "exact",
     "up_to_sign",
@@ -67,6 +71,11 @@ class Fail(Exception):
         self.hint = hint
         self.err = err
         self.tol = tol
+
+
+class KitError(Exception):
+    """A failure of the kit's own code (not of a submission's value): reported as the kit's,
+    with its traceback, for the task it happened in."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -170,9 +179,10 @@ class Task:
 class TaskResult:
     """The result of one task for one submission.
 
-    ``status`` is "passed", "failed" or "not graded"; ``err`` / ``tol`` the worst measured error
-    of its cases and the tolerance it was held to; ``message`` what was wrong, ``hint`` the likely
-    mistake.
+    ``status`` is "passed", "failed", "not graded" or "error" (the kit's own code failed on the
+    task: ``trace`` holds its traceback, and the submission is not blamed); ``err`` / ``tol`` the
+    worst measured error of its cases and the tolerance it was held to; ``message`` what was
+    wrong, ``hint`` the likely mistake.
     """
 
     name: str
@@ -187,6 +197,7 @@ class TaskResult:
     seconds: float = 0.0
     printed: str = ""
     file: str = ""
+    trace: str = ""
 
     @property
     def title(self) -> str:
@@ -207,10 +218,111 @@ def as_array(x, what: str = "the result") -> np.ndarray:
                    f"where an array was expected")
     try:
         a = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise Fail(f"{what} is a {type(x).__name__} that does not convert to a float array "
-                   f"({exc})") from None
+    except Exception as exc:  # TypeError, ValueError, OverflowError, or worse
+        raise Fail(f"{what} {_why_not_floats(x, exc)}") from None
     return a
+
+
+def _why_not_floats(x, exc: Exception) -> str:
+    """Why ``x`` is not an array of floats, in words."""
+    odd = odd_feature(x)
+    if odd:
+        return f"is {describe_value(x)}: {odd}, where an array of floats was expected"
+    if isinstance(x, (list, tuple)) and isinstance(exc, ValueError):
+        return (f"is {describe_value(x)}, whose items have different shapes: a ragged "
+                f"{type(x).__name__}, where an array of floats was expected")
+    return (f"is {describe_value(x)}, which does not convert to an array of floats "
+            f"({type(exc).__name__})")
+
+
+_MAX_FLOAT = float(np.finfo(np.float64).max)
+
+
+def describe_value(x, depth: int = 0) -> str:
+    """A student's value in a few words: ``a tuple of 2 (an array (4, 4) of float64, None)``."""
+    if x is None:
+        return "None"
+    if isinstance(x, bool):
+        return f"the bool {x}"
+    if isinstance(x, int):
+        return f"the int {x}" if len(str(abs(x))) <= 20 else f"an int of {len(str(abs(x)))} digits"
+    if isinstance(x, float):
+        return f"the float {x!r}"
+    if isinstance(x, str):
+        return f"the string {x[:30]!r}" + ("..." if len(x) > 30 else "")
+    if isinstance(x, np.ndarray):
+        return f"an array {x.shape} of {x.dtype}"
+    if isinstance(x, np.generic):
+        return f"a numpy {x.dtype} scalar"
+    if callable(x):
+        return "a function"
+    if isinstance(x, (list, tuple, dict)):
+        kind = {list: "a list", tuple: "a tuple", dict: "a dict"}.get(type(x), type(x).__name__)
+        if not x:
+            return f"an empty {kind[2:]}"
+        if depth >= 1:
+            return f"{kind} of {len(x)}"
+        if isinstance(x, dict):
+            shown = [f"{describe_value(k, 1)}: {describe_value(v, 1)}"
+                     for k, v in list(x.items())[:3]]
+        else:
+            shown = [describe_value(v, 1) for v in list(x)[:3]]
+        more = ", ..." if len(x) > 3 else ""
+        return f"{kind} of {len(x)} ({', '.join(shown)}{more})"
+    return f"a {type(x).__name__}"
+
+
+def odd_feature(x, depth: int = 0) -> str | None:
+    """The first feature of a student's value that makes it unreadable as numbers, in words, or
+    None: an int too large for a float, NaN or infinite entries, complex numbers, an array of
+    another dtype, an empty array, nesting deeper than any course answer."""
+    if depth > 40:
+        return "nested more than 40 levels deep"
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return None
+    if isinstance(x, int):
+        return "an int too large for a float" if abs(x) > _MAX_FLOAT else None
+    if isinstance(x, float):
+        return "NaN" if math.isnan(x) else ("an infinite value" if math.isinf(x) else None)
+    if isinstance(x, complex):
+        return "a complex number"
+    if isinstance(x, np.ndarray):
+        if x.dtype.kind == "c":
+            return "an array of complex numbers"
+        if x.dtype.kind not in "biuf":
+            return f"an array of {x.dtype}"
+        if x.size == 0:
+            return f"an empty array {x.shape}"
+        if x.dtype.kind == "f":
+            n_nan, n_inf = int(np.isnan(x).sum()), int(np.isinf(x).sum())
+            if n_nan:
+                return f"NaN in {n_nan} of its {x.size} entries"
+            if n_inf:
+                return f"infinite values in {n_inf} of its {x.size} entries"
+        return None
+    if isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            odd = odd_feature(v, depth + 1)
+            if odd:
+                return f"item {i}: {odd}"
+        return None
+    if isinstance(x, dict):
+        for k, v in x.items():
+            odd = odd_feature(v, depth + 1)
+            if odd:
+                return f"entry {str(k)[:20]!r}: {odd}"
+    return None
+
+
+def unreadable(x, exc: Exception) -> str:
+    """The reason a student's value could not be read or compared, in words: what the value
+    is, its odd feature if any, and what the kit's reading raised."""
+    odd = odd_feature(x)
+    what = f"the function returned {describe_value(x)}"
+    if odd:
+        return f"{what}: {odd}; the kit cannot grade such a value"
+    return (f"{what}, which the kit could not read as the course's answer "
+            f"({type(exc).__name__}: {str(exc)[:200]})")
 
 
 def _align_shapes(got: np.ndarray, expected: np.ndarray) -> np.ndarray:
@@ -348,7 +460,7 @@ def _numeric_hint(got, expected, context: dict) -> str | None:
     try:
         s = np.asarray(got, dtype=np.float64)
         r = np.asarray(expected, dtype=np.float64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     if s.size != r.size or r.size == 0 or not np.all(np.isfinite(s)) or \
             not np.all(np.isfinite(r)):

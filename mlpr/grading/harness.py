@@ -47,18 +47,26 @@ def write_frame(fd: int, header, blobs=()) -> None:
         data = data[os.write(fd, data):]
 
 
-def parse_frame(read) -> tuple:
-    """Read one frame with ``read(n)`` (exactly n bytes, or an exception): (header, blobs)."""
+class FrameTooLarge(ValueError):
+    """A frame whose header or blobs exceed the reader's caps (read no further)."""
+
+
+def parse_frame(read, max_header: int = MAX_FRAME, max_blobs: int = MAX_FRAME) -> tuple:
+    """Read one frame with ``read(n)`` (exactly n bytes, or an exception): (header, blobs).
+    A header longer than ``max_header`` bytes, or blobs adding up to more than ``max_blobs``, are
+    refused (`FrameTooLarge`) before they are read."""
     n_head, n_blobs = struct.unpack(">II", read(8))
-    if n_head > MAX_FRAME or n_blobs > 100_000:
-        raise ValueError("frame too large")
+    if n_head > max_header:
+        raise FrameTooLarge(f"a header of {n_head} bytes (at most {max_header})")
+    if n_blobs > 10_000:
+        raise FrameTooLarge(f"{n_blobs} arrays in one frame (at most 10000)")
     header = json.loads(read(n_head))
-    blobs, total = [], n_head
+    blobs, total = [], 0
     for _ in range(n_blobs):
         (n,) = struct.unpack(">Q", read(8))
         total += n
-        if total > MAX_FRAME:
-            raise ValueError("frame too large")
+        if total > max_blobs:
+            raise FrameTooLarge(f"arrays of more than {max_blobs} bytes in one frame")
         blobs.append(read(n))
     return header, blobs
 
@@ -264,13 +272,14 @@ class _Channel:
                 self.opened.append(p)
 
     def read(self, n: int) -> bytes:
-        data = b""
-        while len(data) < n:
-            chunk = os.read(IN_FD, n - len(data))
-            if not chunk:
+        data, got = bytearray(n), 0
+        view = memoryview(data)
+        while got < n:
+            k = os.readv(IN_FD, [view[got:]])
+            if not k:
                 raise EOFError
-            data += chunk
-        return data
+            got += k
+        return bytes(data)
 
     def printed(self) -> str:
         sys.stdout.flush()

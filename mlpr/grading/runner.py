@@ -23,6 +23,7 @@ import os
 import select
 import tempfile
 import time
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -31,11 +32,21 @@ import numpy as np
 from mlpr.grading import harness as wire
 from mlpr.grading import sandbox
 from mlpr.grading.catalogue import tasks
-from mlpr.grading.framework import Case, Comparison, Fail, Task, TaskResult, closed_form, diagnose
+from mlpr.grading.framework import (
+    Case,
+    Comparison,
+    Fail,
+    KitError,
+    Task,
+    TaskResult,
+    closed_form,
+    diagnose,
+    unreadable,
+)
 
 __all__ = ["TASK_TIMEOUT", "IMPORT_TIMEOUT", "ChildGone", "StudentRaised", "RemoteFunction",
            "Child", "Report", "run_case", "run_task", "grade_functions", "grade",
-           "downstream_hints"]
+           "downstream_hints", "kit_error", "MAX_HEADER", "MAX_BLOBS"]
 
 #: Default time limit of one task of a submission, in seconds.
 TASK_TIMEOUT = 60.0
@@ -43,6 +54,12 @@ TASK_TIMEOUT = 60.0
 IMPORT_TIMEOUT = 60.0
 #: The largest kernel matrix a submission may ask the grader to compute through a callback.
 MAX_CALLBACK_ENTRIES = 4_000_000
+#: Caps of one frame from a submission's process: its JSON header and its arrays (``.npy``
+#: blobs). The largest case of the catalogue (inputs and reference together) is 39 KB, about
+#: 120 KB as JSON text; the hello frame of a repository with thousands of functions is a few
+#: hundred KB. A frame over a cap is refused after its first 8 bytes.
+MAX_HEADER = 4 << 20
+MAX_BLOBS = 16 << 20
 HARNESS = Path(wire.__file__)
 
 
@@ -116,6 +133,50 @@ def _checked_callback(f):
     return callback
 
 
+def _text(x, limit: int) -> str:
+    """An untrusted field that should be a string: the string, cut at ``limit``; else ""."""
+    return x[:limit] if type(x) is str else ""
+
+
+def _texts(x, count: int, limit: int) -> list:
+    """An untrusted field that should be a list of strings: at most ``count`` of its strings."""
+    return [_text(v, limit) for v in x[:count] if type(v) is str] if type(x) is list else []
+
+
+def _signature_of(x) -> list:
+    """An untrusted signature ``[[name, kind, has_default], ...]`` as a list of triples of plain
+    values; anything else gives the empty signature."""
+    if type(x) is not list:
+        return []
+    sig = []
+    for p in x[:100]:
+        if type(p) is list and len(p) == 3 and type(p[0]) is str and type(p[1]) is str:
+            sig.append((p[0][:100], p[1][:20], bool(p[2])))
+    return sig
+
+
+def _hello_fields(header: dict) -> dict:
+    """The hello frame's fields, each checked as untrusted: strings cut to a length, lists and
+    dicts of strings with bounded counts; a field of another type is dropped."""
+    if header.get("ok") is not True:
+        return {"ok": False, "type": _text(header.get("type"), 100),
+                "message": _text(header.get("message"), 2000),
+                "where": _text(header.get("where"), 300),
+                "printed": _text(header.get("printed"), 8000), "functions": {}}
+    funcs = header.get("functions")
+    funcs = funcs if type(funcs) is dict else {}
+    origin = header.get("origin")
+    origin = origin if type(origin) is dict else {}
+    uses = header.get("uses")
+    uses = uses if type(uses) is dict else {}
+    return {"ok": True,
+            "functions": {k[:200]: _signature_of(v) for k, v in list(funcs.items())[:5000]},
+            "origin": {k[:200]: _text(v, 200) for k, v in list(origin.items())[:5000]},
+            "uses": {k[:200]: _texts(v, 100, 200) for k, v in list(uses.items())[:5000]},
+            "notes": _texts(header.get("notes"), 20, 300),
+            "printed": _text(header.get("printed"), 8000)}
+
+
 class Child:
     """The submission's process, seen from the grader: its channel, its deadline, and what it
     printed and opened since the last `take`."""
@@ -139,17 +200,20 @@ class Child:
 
     # -- the channel
     def _read(self, n: int) -> bytes:
-        data = b""
-        while len(data) < n:
+        """Exactly ``n`` bytes from the child, into a buffer allocated once (linear time: a frame
+        of many small pipe reads is never copied again), within the deadline."""
+        data, got = bytearray(n), 0
+        view = memoryview(data)
+        while got < n:
             left = self.deadline - time.monotonic()
             ready = select.select([self._in], [], [], max(left, 0))[0] if left > 0 else []
             if not ready:
                 raise ChildGone(f"hangs: no answer within the time limit of {self.limit:g} s")
-            chunk = os.read(self._in, min(n - len(data), 1 << 20))
-            if not chunk:
+            k = os.readv(self._in, [view[got:got + (1 << 20)]])
+            if not k:
                 raise ChildGone(self._death())
-            data += chunk
-        return data
+            got += k
+        return bytes(data)
 
     def _death(self) -> str:
         with contextlib.suppress(Exception):
@@ -163,13 +227,24 @@ class Child:
                 f"answering: os._exit, a crash, or a limit of the sandbox")
 
     def receive(self) -> tuple:
+        """One frame from the child: ``(header, blobs)``, the header a dict whose ``op`` is a
+        string (every other field is checked where it is read); a frame over the caps
+        (`MAX_HEADER`, `MAX_BLOBS`), malformed, or of another shape ends the child
+        (`ChildGone`)."""
         try:
-            return wire.parse_frame(self._read)
+            header, blobs = wire.parse_frame(self._read, MAX_HEADER, MAX_BLOBS)
         except ChildGone:
             raise
+        except wire.FrameTooLarge as exc:
+            raise ChildGone(f"the submission's process sent a frame too large for any answer of "
+                            f"the course's tasks: {exc}") from None
         except Exception as exc:  # a frame that is not ours: the child wrote on its channel
             raise ChildGone(f"the submission's process sent what is not plain data "
                             f"({type(exc).__name__})") from None
+        if type(header) is not dict or type(header.get("op")) is not str:
+            raise ChildGone("the submission's process did not answer as the harness does (a "
+                            "frame whose header is not an object with an op)")
+        return header, blobs
 
     def _send(self, header: dict, blobs=()) -> None:
         try:
@@ -191,25 +266,19 @@ class Child:
 
     # -- the protocol
     def hello(self, timeout: float) -> dict:
-        """The answer to the import: ``{"ok": True, "functions", "origin", "notes", "printed"}``
-        or ``{"ok": False, "type", "message", "where", "printed"}``."""
+        """The answer to the import, every field checked (`_hello_fields`): ``{"ok": True,
+        "functions", "origin", "uses", "notes", "printed"}`` or ``{"ok": False, "type",
+        "message", "where", "printed"}``, all plain strings, lists and dicts."""
         self.limit, self.deadline = timeout, time.monotonic() + timeout
         header, _ = self.receive()
-        if header.get("op") != "hello":
+        if header["op"] != "hello":
             raise ChildGone("the submission's process did not answer as the harness does")
-        funcs = header.get("functions") if header.get("ok") else {}
-        if not isinstance(funcs, dict):
-            raise ChildGone("the submission's process did not answer as the harness does")
-        self.functions = {str(k): v if isinstance(v, list) else [] for k, v in funcs.items()}
-        return header
+        hello = _hello_fields(header)
+        self.functions = hello["functions"]
+        return hello
 
     def function(self, name: str) -> RemoteFunction:
-        sig = self.functions.get(name)
-        try:
-            sig = [(str(p), str(k), bool(d)) for p, k, d in sig or []]
-        except (TypeError, ValueError):
-            sig = []
-        return RemoteFunction(self, name, name, sig)
+        return RemoteFunction(self, name, name, self.functions.get(name, []))
 
     def begin(self, timeout: float) -> None:
         """Start a task: its time limit, nothing printed or opened yet, and no function of the
@@ -225,23 +294,23 @@ class Child:
                       "args": wire.encode(list(args), blobs, callbacks),
                       "kwargs": wire.encode(dict(kwargs), blobs, callbacks)}
         except (TypeError, ValueError) as exc:  # the grader's own inputs: a bug of the kit
-            raise RuntimeError(f"the kit cannot send its inputs: {exc}") from None
+            raise KitError(f"the kit cannot send its inputs: {exc}") from None
         self._send(header, blobs)
         while True:
             header, blobs = self.receive()
-            op = header.get("op")
-            if isinstance(header.get("printed"), str) and header["printed"]:
-                self.printed.append(header["printed"][:4000])
-            if isinstance(header.get("opened"), list):
-                self.opened += [str(p) for p in header["opened"][:5]]
+            op = header["op"]
+            printed = _text(header.get("printed"), 4000)
+            if printed:
+                self.printed.append(printed)
+            self.opened += _texts(header.get("opened"), 5, 300)
             if op == "callback":
                 self._answer_callback(header, blobs, callbacks)
             elif op == "return":
                 return self._decode(header.get("value"), blobs)
             elif op == "raise":
-                raise StudentRaised(str(header.get("type", "Exception"))[:100],
-                                    str(header.get("message", ""))[:2000],
-                                    str(header.get("where", ""))[:300])
+                raise StudentRaised(_text(header.get("type"), 100) or "Exception",
+                                    _text(header.get("message"), 2000),
+                                    _text(header.get("where"), 300))
             else:
                 raise ChildGone("the submission's process did not answer as the harness does")
 
@@ -339,7 +408,11 @@ def _describe_args(case: Case) -> str:
 
 
 def run_case(fn, case: Case, task: Task | None = None) -> Comparison:
-    """Run one case: call, post-process, compare; `Fail` with the likely mistake when wrong."""
+    """Run one case: call, post-process, compare; `Fail` with the likely mistake when wrong.
+
+    Everything done with the student's value is confined to this case: an exception while it is
+    read (``case.post``), compared or diagnosed fails the case with what the value was, in words
+    (`mlpr.grading.framework.unreadable`), never the run."""
     out = _call(fn, case, task)
     compare = case.compare or closed_form()
     try:
@@ -349,13 +422,29 @@ def run_case(fn, case: Case, task: Task | None = None) -> Comparison:
         raise Fail(f"the function it returned raised {exc.type_name}: {exc.message}") from None
     except Fail as exc:
         if exc.hint is None and case.post is None:
-            exc.hint = diagnose(out, case.expected, case.mistakes, compare, case.context)
+            exc.hint = _safe_diagnose(out, case, compare)
         raise
+    except (ChildGone, KitError):
+        raise
+    except Exception as exc:  # the kit could not read this value: the value's doing
+        raise Fail(unreadable(out, exc)) from None
     if not result.ok:
-        hint = diagnose(got, case.expected, case.mistakes, compare, case.context)
+        hint = _safe_diagnose(got, case, compare)
         raise Fail(f"{result.detail} {result.err:.3g} > tolerance {result.tol:.3g}", hint=hint,
                    err=result.err, tol=result.tol)
     return result
+
+
+def _safe_diagnose(got, case: Case, compare) -> str | None:
+    """`diagnose`, with any exception that the student's value causes there giving no hint."""
+    try:
+        return diagnose(got, case.expected, case.mistakes, compare, case.context)
+    except (ChildGone, KitError):
+        raise
+    except StudentRaised:
+        return None
+    except Exception:
+        return None
 
 
 def run_task(task: Task, fn) -> TaskResult:
@@ -515,12 +604,17 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
         Also grade the tasks under names of the kit's own (`Task.extra`).
     """
     t0 = time.perf_counter()
-    path = Path(path).resolve()
-    if not path.exists():
-        raise FileNotFoundError(f"submission {path} does not exist")
     mapping = dict(mapping or {})
     kind = sandbox.choose(isolation)
     catalogue = default = tasks(labs, everything=extra)
+    if Path(path).is_symlink() and not Path(path).exists():
+        reason = "the submission is a link to nothing (a dangling symbolic link)"
+        return Report(str(path), [TaskResult(t.name, t.lab, "failed", 0.0, t.points,
+                                             message=reason) for t in default.values()],
+                      [], [reason], time.perf_counter() - t0, kind, seed)
+    path = Path(path).resolve()
+    if not path.exists():
+        raise FileNotFoundError(f"submission {path} does not exist")
     notes: list = []
     results: list = []
     with tempfile.TemporaryDirectory(prefix="mlpr-grading-") as tmp:
@@ -547,11 +641,10 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
             return Report(str(path), results, [], [reason], time.perf_counter() - t0, kind,
                           seed)
         names = set(child.functions)
-        notes += [str(n)[:300] for n in hello.get("notes", []) if isinstance(n, str)][:20]
-        printed = hello.get("printed") if isinstance(hello.get("printed"), str) else ""
-        if printed.strip():
+        notes += [f"loading the submission: {n}" for n in hello["notes"]]
+        if hello["printed"].strip():
             notes.append("the submission printed when imported (its labs' scripts run on "
-                         "import?): " + printed.strip().splitlines()[0][:100])
+                         "import?): " + hello["printed"].strip().splitlines()[0][:100])
         for course, student in mapping.items():
             if student not in names:
                 notes.append(f"--map {course}={student}: the submission has no function "
@@ -585,8 +678,11 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
                 child = None
                 result = TaskResult(task.name, task.lab, "failed", 0.0, task.points,
                                     message=exc.reason, seconds=time.perf_counter() - t1)
-            origin = hello.get("origin") if isinstance(hello.get("origin"), dict) else {}
-            result.file = str(origin.get(given[f], ""))[:200]
+            except Exception:  # the kit's own code failed: said so, with its traceback
+                child.kill()  # it may be mid-call: the next task gets a new process
+                child = None
+                result = kit_error(task, traceback.format_exc(), time.perf_counter() - t1)
+            result.file = hello.get("origin", {}).get(given[f], "")
             out = child.take_printed() if child is not None else ""
             if out.strip():
                 lines = out.strip().splitlines()
@@ -600,9 +696,7 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
             results.append(result)
         if child is not None:
             child.kill()
-    uses = hello.get("uses") if isinstance(hello.get("uses"), dict) else {}
-    uses = {str(k): [str(n) for n in v][:100] for k, v in uses.items() if isinstance(v, list)}
-    downstream_hints(results, uses, given)
+    downstream_hints(results, hello.get("uses", {}), given)
     graded = {t.function_name for t in tasks(everything=True).values()} | set(mapping) | {
         "vcol", "vrow"} | set(mapping.values())
     not_graded = sorted(n for n in names - graded if not n.startswith("_"))
@@ -610,10 +704,20 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
                   not_written)
 
 
+def kit_error(task: Task, trace: str, seconds: float = 0.0) -> TaskResult:
+    """The result of a task on which the kit's own code failed: status "error", no points, the
+    traceback kept (`TaskResult.trace`); the submission is not blamed."""
+    last = trace.strip().splitlines()[-1] if trace.strip() else "?"
+    return TaskResult(task.name, task.lab, "error", 0.0, task.points,
+                      message=f"the kit failed on this task, not the submission ({last}): "
+                              f"report it to the course staff with the seed",
+                      seconds=seconds, trace=trace)
+
+
 def _import_failure(hello: dict, import_timeout: float) -> str:
-    kind = str(hello.get("type", ""))[:100]
-    message = str(hello.get("message", ""))[:500]
-    where = str(hello.get("where", ""))[:200]
+    kind = _text(hello.get("type"), 100)
+    message = _text(hello.get("message"), 500)
+    where = _text(hello.get("where"), 200)
     if not kind:
         return f"the submission could not be imported: {message}"
     return (f"importing the submission raised {kind}: {message}"
