@@ -90,6 +90,7 @@ bench: $(BENCH_STAMP)
 	$(PY) benchmarks/bench_gmm.py
 	$(PY) benchmarks/bench_pca.py
 	$(PY) benchmarks/bench_grading.py
+	$(PY) benchmarks/bench_grading_fairness.py
 
 lint: $(DEV_STAMP)
 	$(PY) -m ruff check mlpr tests lectures benchmarks datasets report
