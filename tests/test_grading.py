@@ -238,7 +238,7 @@ MISTAKES = {
                                              bounds=[(0, C)] * X.shape[1])[0]
             w_hat = (vrow(a * Z) * X).sum(1)
             return w_hat[:-1], w_hat[-1] * K
-        """, "factr=1.0"),
+        """, "the optimiser stopped early (the labs call scipy.optimize.fmin_l_bfgs_b(..., factr=1.0)"),
     "eigenvectors in ascending order": ("compute_pca", """
         def compute_pca(D, m):
             mu, C = compute_mu_C(D)
@@ -287,6 +287,11 @@ MISTAKES = {
             return _risk(predictedLabels, classLabels, prior, Cfn, Cfp, False)
         """, "best dummy"),
 }
+# the same objective averaged over N, recognised where calibration and fusion call it (lambda = 0)
+for _variant in ("calibration", "fusion"):
+    MISTAKES[f"prior-weighted LR normalised by N ({_variant})"] = (
+        f"trainWeightedLogRegBinary ({_variant})", MISTAKES["prior-weighted LR normalised by N"][1],
+        "not pi_T / N")
 
 
 @pytest.mark.parametrize("mistake", list(MISTAKES))

@@ -1090,28 +1090,44 @@ def _near(rtol: float):
 #: but within this relative distance of the minimum (a nearly solved problem). The course-style
 #: solutions with scipy's default factr = 1e7 stop 1e-4 to 1e-2 above it on the kit's cases, a
 #: hundred times inside the band; a wrong objective whose minimiser the catalogue knows is named
-#: before this hint is tried.
+#: before this hint is tried, and the hint says what it measured, not which it was.
 NEAR_OPTIMUM = 1.0
+#: Below this relative gap an early stop is the likely cause (the default factr's range); above
+#: it, a different objective is as likely, and the hint says both.
+LIKELY_EARLY = 1e-2
 
 
-def _early_stop(f, opt: float, rtol: float = RTOL_OBJECTIVE) -> Mistake:
-    """The point is nearly optimal but above the tolerance (L-BFGS-B stopped early), or its
-    objective is within the tolerance while the gradient is not (an LR point with a large
-    gradient: ``pgtol`` too loose)."""
+def _early_stop(f, opt: float, rtol: float = RTOL_OBJECTIVE, objective_eq: str = "") -> Mistake:
+    """The point is nearly optimal but above the tolerance, or its objective is within the
+    tolerance while the gradient is not: the hint states the measured gap and gradient and the
+    causes that fit them (L-BFGS-B stopped early; a different objective)."""
 
-    def matches(got, expected=None) -> Comparison:
+    def measure(got) -> tuple:
         out = f(as_array(got))
         val = float(out[0] if isinstance(out, tuple) else out)
-        gap = (val - opt) / max(abs(opt), 1e-300)
-        near = gap <= NEAR_OPTIMUM if gap > rtol else (
-            isinstance(out, tuple) and float(np.abs(out[1]).max()) > GRAD_TOL)
+        grad = float(np.abs(out[1]).max()) if isinstance(out, tuple) else None
+        return (val - opt) / max(abs(opt), 1e-300), grad
+
+    def matches(got, expected=None) -> Comparison:
+        gap, grad = measure(got)
+        near = gap <= NEAR_OPTIMUM if gap > rtol else (grad is not None and grad > GRAD_TOL)
         return Comparison(bool(near), gap, NEAR_OPTIMUM)
 
-    return Mistake("factr", f"the optimiser stopped early: the objective at your point is above "
-                            f"the minimum by more than the tolerance {rtol:g} but by less than "
-                            f"{NEAR_OPTIMUM:g} (relative), a nearly solved problem. The labs call "
-                            f"scipy.optimize.fmin_l_bfgs_b(..., factr=1.0); the default factr=1e7 "
-                            f"(and a loose pgtol) stops too soon", lambda: None, matches)
+    def hint(got) -> str:
+        gap, grad = measure(got)
+        at = f"; the largest gradient entry at your point is {grad:.2g}" if grad is not None \
+            else ""
+        measured = f"your objective is {gap:.2g} (relative) above the minimum{at}"
+        early = ("the optimiser stopped early (the labs call scipy.optimize.fmin_l_bfgs_b(..., "
+                 "factr=1.0); the default factr=1e7 and a loose pgtol stop too soon)")
+        other = f"an objective that differs from {objective_eq or 'the notes'}"
+        if gap <= rtol:
+            return f"{measured}: the point is not stationary: {early}"
+        if gap <= LIKELY_EARLY:
+            return f"{measured}: most likely {early}; else {other}"
+        return f"{measured}: either {early}, or {other} (its minimiser is elsewhere)"
+
+    return Mistake("factr", hint, lambda: None, matches)
 
 
 def _logreg_cases(weighted: bool):
@@ -1147,7 +1163,7 @@ def _logreg_cases(weighted: bool):
                                           "this point minimises the unweighted eq. 100",
                             lambda l=l: _w_and_b(train_logreg_binary(DTR, LTR, l)), _near(1e-4)),
             ]
-        mistakes.append(_early_stop(f, opt))
+        mistakes.append(_early_stop(f, opt, objective_eq="eq. 101" if weighted else "eq. 100"))
         what = f"binary iris, lambda = {l:g}" + (f", pi_T = {pT:g}" if weighted else "")
         cases.append(Case(what, args, None, post=_wb_post(DTR.shape[0]),
                           compare=objective(f, opt, grad_tol=GRAD_TOL), mistakes=mistakes))
@@ -1275,7 +1291,7 @@ def _svm_linear_case(split, C: float, K: float) -> tuple:
                 lambda f=free: _w_and_b(f), _near(1e-3)),
         Mistake("bK", "b = K * w_hat[-1]: the weight of the constant feature times K",
                 lambda m=m, K=K: np.concatenate([m.w, [m.b / K]]), _near(1e-3)),
-        _early_stop(f, opt, RTOL_SVM_LINEAR),
+        _early_stop(f, opt, RTOL_SVM_LINEAR, "the labs' SVM (eq. 165 on the extended data)"),
     ])
     z = 2.0 * LTR - 1.0
     X = np.vstack([DTR, np.full((1, DTR.shape[1]), K)])
@@ -1387,7 +1403,7 @@ def _svm_kernel_case(split, what: str, k, C: float, eps: float, rtol: float) -> 
                         lambda m0=m0, az0=az0, eps=eps: np.concatenate(
                             [m0.scores(DTR), m0.scores(DVAL)]) + eps * az0.sum(),
                         _near(1e-3)),
-            _early_stop(lambda v, f=f: f(v), opt, rtol),
+            _early_stop(lambda v, f=f: f(v), opt, rtol, "the labs' kernel SVM (eq. 173-174)"),
         ])
     labs = f((_labs_dual(Keps * np.outer(z, z), C) * z) @ Keps)
     return case, (labs - opt) / abs(opt), rtol
@@ -1634,9 +1650,21 @@ def _calibration_cases(fused: bool):
         opt = f(_w_and_b(train_logreg_binary(X, L, 0.0, prior=pT)))[0]
         what = ("two systems' scores, fusion" if fused else "one system's scores") + \
             f", lambda = 0, pi_T = {pT:g}"
+        mistakes = [
+            Mistake("1/N", "each class's loss is averaged over its own samples: pi_T / n_T and "
+                           "(1 - pi_T) / n_F (eq. 101), not pi_T / N and (1 - pi_T) / N",
+                    lambda: None, _one_over_N(X, L, 0.0, pT)),
+            Mistake("swapped", "pi_T weighs the class-1 (target) samples, pi_T / n_T, and "
+                               "1 - pi_T the others (eq. 101)",
+                    lambda pT=pT: _w_and_b(train_logreg_binary(X, L, 0.0, 1 - pT)), _near(1e-4)),
+            Mistake("unweighted", "calibration and fusion use the prior-weighted objective, "
+                                  "class 1 weighed by pi_T / n_T and class 0 by (1 - pi_T) / n_F "
+                                  "(eq. 101); this point minimises the unweighted eq. 100",
+                    lambda: _w_and_b(train_logreg_binary(X, L, 0.0)), _near(1e-4)),
+            _early_stop(f, opt, objective_eq="eq. 101"),
+        ]
         cases.append(Case(what, (X, L, 0.0, pT), None, post=_wb_post(X.shape[0]),
-                          compare=objective(f, opt, grad_tol=GRAD_TOL),
-                          mistakes=[_early_stop(f, opt)]))
+                          compare=objective(f, opt, grad_tol=GRAD_TOL), mistakes=mistakes))
     return cases
 
 

@@ -80,15 +80,16 @@ class KitError(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Mistake:
-    """A known mistake of a task: its name, the hint that explains it (citing the notes), and the
-    answer it produces on the case's inputs, computed with mlpr (``value()``, lazily).
+    """A known mistake of a task: its name, the hint that explains it (citing the notes; or a
+    function of the student's answer that words what it measured there), and the answer it
+    produces on the case's inputs, computed with mlpr (``value()``, lazily).
 
     ``compare`` recognises the mistake when the case's own comparison is not the right test: an
     optimiser's point is *near* a wrong problem's minimiser, not equal to it to 1e-10.
     """
 
     name: str
-    hint: str
+    hint: str | Callable[[Any], str]
     value: Callable[[], Any]
     compare: Callable | None = None
 
@@ -452,7 +453,7 @@ def diagnose(got, expected, mistakes: Sequence[Mistake] = (), compare: Callable 
         except Exception:  # a mistake that does not apply to these inputs
             continue
         if _values_match(got, value, m.compare or compare):
-            return m.hint
+            return m.hint(got) if callable(m.hint) else m.hint
     return _numeric_hint(got, expected, context or {})
 
 
