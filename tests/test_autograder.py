@@ -1,9 +1,12 @@
 """The Gradescope autograder and mlpr's wheel: the zip has what Gradescope's specification asks
 for and the same bytes for the same inputs; the wheel carries the datasets and, installed in a
 fresh virtual environment, loads iris and MNIST from any folder; and the zip runs as Gradescope
-runs it (setup.sh into a fresh environment, then run_autograder on a course-style submission, on
-one that cannot be imported, on one that hangs, and with the kit itself failing), each time
-leaving a valid results.json.
+runs it (setup.sh into fresh environments, then run_autograder on a course-style submission, on
+one that removes the harness's import hook and tries every way to mlpr under the isolation
+``user``, on one that cannot be imported, on one that hangs, and with the kit itself failing),
+each time leaving a valid results.json. Outside the autograder: what a submission's interpreter
+reaches of the reference (`sandbox.check_reach`), and the same cheat earning its points where
+only the import hook stood in its way.
 
 The tests that build a wheel or install one need the package index (pip fetches setuptools to
 build, numpy, scipy, matplotlib and scikit-learn to install; its cache makes a second run fast),
@@ -27,7 +30,8 @@ from pathlib import Path
 import pytest
 
 from mlpr import datasets
-from mlpr.grading import autograder, catalogue, formats
+from mlpr.grading import autograder, catalogue, formats, sandbox
+from mlpr.grading.__main__ import grade_all
 from mlpr.grading.__main__ import main as grading_main
 from mlpr.grading.framework import TaskResult
 from mlpr.grading.runner import Report
@@ -42,6 +46,93 @@ N_TASKS = len(catalogue.tasks(LABS))
 MAX_SCORE = N_TASKS - len(POINTS) + sum(POINTS.values())
 TEST_FIELDS = {"name": str, "score": (int, float), "max_score": (int, float), "status": str,
                "output": str, "visibility": str}
+#: The isolation without namespaces, as on Gradescope's usual Docker (None where it is not
+#: available: not root, or no setpriv)
+USER = "user" if sandbox.available("user") is None else None
+
+#: A submission with no lab code: it removes the harness's import hook and takes the answers of
+#: three tasks from mlpr, every way it can (importing it; the grader's site-packages on its path;
+#: zipimport of the autograder's wheel; mlpr's files read from the grader's environment or the
+#: wheel, imported from a copy); else it raises, naming every way it tried. ROOT: the autograder's.
+CHEAT = """
+import importlib, os, sys, tempfile, zipfile
+
+import numpy as np
+
+sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_NoReference"]
+ROOT = @ROOT@
+SITE = f"{ROOT}/mlpr-venv/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages"
+WHEEL = f"{ROOT}/source/mlpr-0.1.0-py3-none-any.whl"
+
+
+def _import():
+    for name in [m for m in sys.modules if m == "mlpr" or m.startswith("mlpr.")]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+    return importlib.import_module("mlpr.gaussian"), importlib.import_module("mlpr.evaluation")
+
+
+def _on_path(entry):
+    sys.path.insert(0, entry)
+    try:
+        return _import()
+    finally:
+        sys.path.remove(entry)
+
+
+def _copied(tried):
+    try:
+        files = {n: open(f"{SITE}/mlpr/{n}", "rb").read() for n in os.listdir(f"{SITE}/mlpr")
+                 if n.endswith(".py")}
+    except OSError as exc:
+        tried.append(f"reading {SITE}/mlpr: {type(exc).__name__}")
+        with zipfile.ZipFile(WHEEL) as w:
+            files = {n[5:]: w.read(n) for n in w.namelist()
+                     if n.startswith("mlpr/") and n.count("/") == 1}
+    copy = tempfile.mkdtemp()
+    os.mkdir(f"{copy}/mlpr")
+    for name, data in files.items():
+        with open(f"{copy}/mlpr/{name}", "wb") as fh:
+            fh.write(data)
+    return _on_path(copy)
+
+
+def _reference():
+    tried = []
+    for what, way in [("import mlpr", _import),
+                      ("the grader's site-packages", lambda: _on_path(SITE)),
+                      ("zipimport of the wheel", lambda: _on_path(WHEEL)),
+                      ("reading the wheel", lambda: _copied(tried))]:
+        try:
+            return way()
+        except Exception as exc:
+            tried.append(f"{what}: {type(exc).__name__}")
+    return f"no way in from {sys.executable}: " + "; ".join(tried)
+
+
+REFERENCE = _reference()  # on import, where the kit does not watch which files are opened
+
+
+def _mlpr():
+    if isinstance(REFERENCE, str):
+        raise RuntimeError(REFERENCE)
+    return REFERENCE
+
+
+def Gau_MVG_ML_estimates(D, L):
+    return {c: _mlpr()[0].compute_mu_C(D[:, L == c]) for c in np.unique(L)}
+
+
+def compute_confusion_matrix(predictedLabels, classLabels):
+    return _mlpr()[1].confusion_matrix(predictedLabels, classLabels)
+
+
+def compute_minDCF_binary_fast(llr, classLabels, prior, Cfn, Cfp, returnThreshold=False):
+    return _mlpr()[1].min_dcf(llr, classLabels, prior, Cfn, Cfp,
+                              return_threshold=returnThreshold)
+"""
+CHEATED = ["lab 5 · Gau_MVG_ML_estimates", "lab 7 · compute_confusion_matrix",
+           "lab 7 · compute_minDCF_binary_fast"]
 
 # ------------------------------------------------------------------------------------------------
 # shared: the package index, the zip, a Gradescope root with setup.sh run once
@@ -103,9 +194,11 @@ def gradescope_root():
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _run_autograder(root: Path, files: dict) -> tuple[dict, subprocess.CompletedProcess, float]:
+def _run_autograder(root: Path, files: dict, isolation: str | None = None
+                    ) -> tuple[dict, subprocess.CompletedProcess, float]:
     """Put ``files`` {name: text} in ROOT/submission (a new one), run ROOT/run_autograder as
-    Gradescope does (from the root); the results.json, the process, the seconds."""
+    Gradescope does (from the root), under ``isolation`` if given; the results.json, the
+    process, the seconds."""
     shutil.rmtree(root / "submission", ignore_errors=True)
     shutil.rmtree(root / "results", ignore_errors=True)
     (root / "submission").mkdir()
@@ -113,7 +206,8 @@ def _run_autograder(root: Path, files: dict) -> tuple[dict, subprocess.Completed
         (root / "submission" / name).write_text(text)
     t0 = time.perf_counter()
     r = subprocess.run([str(root / "run_autograder")], cwd=root, capture_output=True, text=True,
-                       timeout=600, env=_clean_env(AUTOGRADER_ROOT=str(root)))
+                       timeout=600, env=_clean_env(AUTOGRADER_ROOT=str(root), **(
+                           {autograder.ISOLATION_VARIABLE: isolation} if isolation else {})))
     seconds = time.perf_counter() - t0
     results = root / "results" / "results.json"
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
@@ -200,11 +294,14 @@ def _check_the_installed_wheel(wheel: Path, venv: Path, tmp_path: Path) -> None:
 
 def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, gradescope_root):
     """Build the zip twice (the same bytes), unpack it into a root laid out like /autograder, run
-    setup.sh into a fresh environment, then run_autograder on a course-style submission (every
-    point), on one that cannot be imported (0, with the reason), on one that hangs (that task
-    fails after the time limit), with a broken configuration and with no Python (a results.json
-    all the same); last, the wheel that setup.sh installed loads the data outside the repository
-    (`_check_the_installed_wheel`)."""
+    setup.sh (the submissions' environment without mlpr, the grader's and the zip's folder root
+    only), then run_autograder under the isolation ``user`` (Gradescope's usual Docker has no
+    user namespaces) on a course-style submission (every point) and on one that removes the
+    import hook and tries every way to mlpr (0 for each task it takes from mlpr), then under the
+    strongest isolation on one that cannot be imported (0, with the reason), on one that hangs
+    (that task fails after the time limit), with a broken configuration and with no Python (a
+    results.json all the same); last, the wheel that setup.sh installed loads the data outside
+    the repository (`_check_the_installed_wheel`)."""
     root = gradescope_root
     snapshot = _snapshot(tmp_path / "source")
     points = tmp_path / "points.json"
@@ -248,10 +345,26 @@ def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, grad
     seconds["setup.sh"] = time.perf_counter() - t0
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "mlpr installed" in r.stdout
+    # the layout: the submissions' Python without mlpr and readable by anyone; the grader's
+    # environment and the zip's folder (the wheel) root only; numpy & co. installed once
+    python = root / autograder.SUBMISSION_VENV / "bin" / "python"
+    modes = {d: stat.S_IMODE((root / d).stat().st_mode) for d in
+             (autograder.SUBMISSION_VENV, autograder.GRADER_VENV, "source")}
+    assert modes == {autograder.SUBMISSION_VENV: 0o755, autograder.GRADER_VENV: 0o700,
+                     "source": 0o700}
+    assert sandbox.check_reach(str(python)).imports == ""
+    grader_site = list((root / autograder.GRADER_VENV).glob("lib/python*/site-packages"))
+    names = sorted(p.name for p in grader_site[0].iterdir())
+    assert "mlpr" in names and "mlpr-submission-venv.pth" in names
+    assert not [n for n in names if n.startswith(("numpy", "scipy", "matplotlib", "sklearn"))]
+    if USER:
+        assert "under user (the fallback without bubblewrap): the reference is out of reach: " \
+               "verified" in r.stdout, r.stdout
     shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
 
     # a course-style submission: every point, with the points of the configuration
-    doc, r, seconds["course-style"] = _run_autograder(root, {"labs.py": COURSE.read_text()})
+    doc, r, seconds["course-style"] = _run_autograder(root, {"labs.py": COURSE.read_text()},
+                                                      USER)
     _check_results(doc)
     tests = _by_name(doc)
     assert sorted(tests) == sorted(t.title for t in catalogue.tasks(LABS).values())
@@ -261,7 +374,24 @@ def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, grad
     assert tests["lab 7 · compute_minDCF_binary_fast"]["max_score"] == 2.5
     assert doc["score"] == pytest.approx(MAX_SCORE)
     assert "isolation:" in doc["output"] and "seed:" in doc["output"]
+    assert f"; Python {python};" in doc["output"]
     assert "lab 5 · Gau_MVG_ML_estimates" in r.stdout  # the text report, for the instructors
+
+    # no lab code, the import hook removed, every way to mlpr tried: 0 (the same submission
+    # earns these points where only the hook stands in its way: test_the_reach_of_the_reference)
+    if USER:
+        assert "isolation: user: " in doc["output"]
+        assert "the reference is out of reach: verified" in doc["output"]
+        cheat = CHEAT.replace("@ROOT@", repr(str(root)))
+        doc, r, seconds["cheat"] = _run_autograder(root, {"labs.py": cheat}, USER)
+        _check_results(doc)
+        assert doc["score"] == 0 and "the reference is out of reach: verified" in doc["output"]
+        for name in CHEATED:
+            out = _by_name(doc)[name]["output"]
+            assert f"no way in from {python}: import mlpr: ModuleNotFoundError; the grader's " \
+                   f"site-packages: ModuleNotFoundError; zipimport of the wheel: " \
+                   f"ModuleNotFoundError; reading {grader_site[0]}/mlpr: PermissionError; " \
+                   f"reading the wheel: PermissionError" in out, out
 
     # a submission that cannot be imported: every test 0, with the reason
     doc, r, seconds["import error"] = _run_autograder(
@@ -281,6 +411,7 @@ def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, grad
     assert f"hangs: no answer within the time limit of {TIMEOUT:g} s" in hung["output"]
     assert hanging["score"] == pytest.approx(MAX_SCORE - 3)
     assert seconds["hangs"] < 60
+    assert f"; Python {python}" in hanging["output"]  # the same Python under the strongest
 
     # the kit fails (a configuration naming a lab without tasks): score 0 and the reason
     config = root / "source" / autograder.CONFIG_NAME
@@ -304,6 +435,78 @@ def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, grad
     print(f"\nautograder zip {zip_path.stat().st_size:,d} bytes: {contents}\nseconds: "
           + ", ".join(f"{k} {v:.1f}" for k, v in seconds.items())
           + "\nresults.json of the hanging submission:\n" + json.dumps(hanging, indent=1))
+
+
+# ------------------------------------------------------------------------------------------------
+# what a submission's interpreter reaches of the reference, outside the autograder
+
+
+@pytest.mark.skipif(USER is None, reason="the isolation user needs root and setpriv")
+def test_the_reach_of_the_reference(tmp_path, monkeypatch):
+    """`sandbox.check_reach` runs an interpreter as a sandbox's user: a venv whose path leads to
+    a readable mlpr imports it and reads its files (not verified); one whose path leads to an
+    mlpr in a root-only folder does neither (verified), though the grader's own user reads that
+    folder. The grader's own Python, as the kit used it under ``user`` before the submissions
+    had one of their own, is reported readable, and there the cheat of the autograder's test
+    takes three tasks' points from mlpr: the import hook is not a barrier."""
+    place = Path(tempfile.mkdtemp(prefix="mlpr-reach-", dir="/var/tmp"))  # the sandbox's user
+    try:                                                                  # cannot enter tmp_path
+        place.chmod(0o755)
+        for name, mode in (("open", 0o755), ("closed", 0o700)):
+            (place / name / "mlpr").mkdir(parents=True)
+            (place / name / "mlpr" / "__init__.py").write_text("SECRET = 1\n")
+            (place / name).chmod(mode)
+        wheel = place / "closed" / "mlpr-0.1.0-py3-none-any.whl"
+        with zipfile.ZipFile(wheel, "w") as w:
+            w.writestr("mlpr/__init__.py", "SECRET = 1\n")
+        base = getattr(sys, "_base_executable", sys.executable)
+        subprocess.run([base, "-m", "venv", "--without-pip", str(place / "venv")], check=True)
+        python = str(place / "venv" / "bin" / "python")
+        pth = next((place / "venv").glob("lib/python*/site-packages")) / "reach.pth"
+        paths = [place / "open" / "mlpr", place / "closed" / "mlpr", wheel]
+        uid = sandbox.uid_for(0)
+
+        pth.write_text(f"{place / 'open'}\n")
+        reach = sandbox.check_reach(python, paths, uid)
+        assert reach.imports == str(place / "open" / "mlpr" / "__init__.py")
+        assert reach.readable == (str(place / "open" / "mlpr"),) and not reach.verified
+        assert reach.describe() == (
+            f"mlpr's files are readable by the submission at {place}/open/mlpr and its Python "
+            f"imports mlpr ({place}/open/mlpr/__init__.py) once the import hook is removed: "
+            f"only an import hook stands in the way, which is not a barrier")
+
+        pth.write_text(f"{place / 'closed'}\n")
+        reach = sandbox.check_reach(python, paths[1:], uid)
+        assert reach.verified and (reach.imports, reach.readable) == ("", ())
+        assert reach.describe() == (f"the reference is out of reach: verified (its user cannot "
+                                    f"import mlpr nor read {paths[1]}, {wheel})")
+        grader = sandbox.check_reach(python, paths[1:])  # root reads and imports what it hides
+        assert grader.readable == (str(paths[1]), str(wheel)) and grader.imports
+
+        # the interpreter is checked when named: this venv has no numpy for the harness
+        monkeypatch.setenv(sandbox.PYTHON_VARIABLE, python)
+        with pytest.raises(ValueError, match=r"\(\$MLPR_SUBMISSION_PYTHON\), .*venv/bin/python"
+                                             r", cannot run the harness, which imports numpy"):
+            sandbox.submission_python()
+        with pytest.raises(ValueError, match=r"\(--python\), /nonexistent/python, is not an "
+                                             r"executable file"):
+            sandbox.use_python("/nonexistent/python")
+    finally:
+        shutil.rmtree(place, ignore_errors=True)
+
+    # the grader's own Python under user: mlpr imports and reads; the cheat takes its points
+    monkeypatch.delenv(sandbox.PYTHON_VARIABLE)
+    assert sandbox.use_python() == sys.executable
+    reach = sandbox.reference_reach("user")
+    assert reach.imports and not reach.verified
+    assert reach.describe().endswith("only an import hook stands in the way, which is not a "
+                                     "barrier")
+    cheat = tmp_path / "cheat.py"
+    cheat.write_text(CHEAT.replace("@ROOT@", repr("/nonexistent")))
+    rep, = grade_all([cheat], seed=5, isolation="user")
+    assert {r.title: r.points for r in rep.results} == {n: 1.0 for n in CHEATED}
+    assert f"; Python {sys.executable}; mlpr's files are readable by the submission at " \
+           f"{Path(datasets.__file__).resolve().parent}" in formats.format_text([rep])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -368,6 +571,18 @@ def test_usage_errors_of_the_subcommand(args, message, tmp_path, capsys):
     assert info.value.code == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "a.zip").exists()
+
+
+def test_the_submissions_python_is_checked_when_named(capsys):
+    """``--python`` names the Python that runs the submissions: one that cannot run the harness
+    is a usage error, and the run keeps its interpreter."""
+    before = sandbox.submission_python()
+    with pytest.raises(SystemExit) as info:
+        grading_main(["--python", "/nonexistent/python", str(COURSE)])
+    assert info.value.code == 2
+    assert "the Python named to run the submissions (--python), /nonexistent/python, is not " \
+           "an executable file" in capsys.readouterr().err
+    assert sandbox.submission_python() == before
 
 
 def test_the_grading_command_line_is_unchanged_beside_the_subcommand(capsys):

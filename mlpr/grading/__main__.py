@@ -50,6 +50,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--isolation", choices=("auto",) + sandbox.ISOLATIONS, default="auto",
                    help="the sandbox of each submission: the strongest available by default; "
                         "naming one fails the run when it is not available")
+    p.add_argument("--python", metavar="PATH",
+                   help="the Python that runs the submissions (default $MLPR_SUBMISSION_PYTHON, "
+                        "else this one): an environment with numpy, scipy, matplotlib and "
+                        "scikit-learn and no mlpr; the report says what a submission reaches "
+                        "of mlpr under --isolation user")
     p.add_argument("--seed", type=int, help="the seed of the cases (default: a new one, "
                    "printed in the report; give it to replay a run)")
     p.add_argument("--fail-on-print", action="store_true",
@@ -157,6 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.jobs < 1:
         parser.error(f"--jobs must be at least 1, got {args.jobs}")
     try:
+        if args.python:
+            sandbox.use_python(args.python)
         sandbox.choose(args.isolation)
     except ValueError as exc:
         parser.error(str(exc))

@@ -8,17 +8,24 @@ student's files in ``/autograder/submission``; it must write ``/autograder/resul
 `build` writes that zip:
 
 ``setup.sh``
-    Creates a virtual environment, ``/autograder/mlpr-venv``, and installs into it the mlpr wheel
-    of the zip with its dependencies and the ``grading`` extra (what the course's labs import),
-    from the package index. It touches nothing else, except that, as root with ``apt-get``, it
-    tries to install Debian's ``bubblewrap`` (the kit's strongest sandbox); a failure there is
-    reported and not fatal (the kit then uses the next isolation, and says so in each result).
+    Creates two virtual environments from one Python, with packages from the package index:
+    ``/autograder/submission-venv``, the submissions' Python, readable by anyone, with mlpr's
+    dependencies and its ``grading`` extra (numpy, scipy, matplotlib, scikit-learn: what the
+    course's labs import) and no mlpr; and ``/autograder/mlpr-venv``, the grader's, readable by
+    root only, with the mlpr wheel of the zip and a ``.pth`` file through which it uses the
+    packages of the first (installed once). It makes ``/autograder/source`` (the zip's files,
+    the wheel among them) readable by root only, and checks (`check_setup`) that a submission
+    run under a user id of its own can neither import mlpr nor read its files. It touches
+    nothing else, except that, as root with ``apt-get``, it tries to install Debian's
+    ``bubblewrap`` (the kit's strongest sandbox); a failure there is reported and not fatal (the
+    kit then uses the next isolation, and says so in each result).
 ``run_autograder``
-    Runs `run` in that environment: the kit grades ``/autograder/submission`` with the labs,
-    points, visibility and time limit recorded in ``mlpr-autograder.json``, and writes
-    ``results.json``, also when the submission cannot be imported (every test at 0 with the
-    reason). If the kit itself fails, ``results.json`` gets score 0 and the reason; if Python
-    cannot even start, the shell script writes that file itself.
+    Runs `run` in the grader's environment, each submission run by the submissions' Python: the
+    kit grades ``/autograder/submission`` with the labs, points, visibility and time limit
+    recorded in ``mlpr-autograder.json``, and writes ``results.json``, also when the submission
+    cannot be imported (every test at 0 with the reason). If the kit itself fails,
+    ``results.json`` gets score 0 and the reason; if Python cannot even start, the shell script
+    writes that file itself. ``MLPR_AUTOGRADER_ISOLATION`` demands an isolation.
 ``mlpr-autograder.json``
     The choices made when the zip was built: ``labs``, ``points`` ({task name: points}; the
     others keep 1 point), ``visibility``, ``timeout`` (seconds per task).
@@ -52,15 +59,22 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from mlpr.grading import catalogue, formats, runner
+from mlpr.grading import catalogue, formats, runner, sandbox
 
-__all__ = ["CONFIG_NAME", "DEFAULT_ROOT", "SETUP_SH", "RUN_AUTOGRADER", "repository",
-           "build_wheel", "check_points", "with_points", "build", "run", "main"]
+__all__ = ["CONFIG_NAME", "DEFAULT_ROOT", "GRADER_VENV", "SUBMISSION_VENV", "ISOLATION_VARIABLE",
+           "SETUP_SH", "RUN_AUTOGRADER", "repository", "build_wheel", "check_points",
+           "with_points", "build", "check_setup", "run", "main"]
 
 #: The zip's record of the choices made when it was built.
 CONFIG_NAME = "mlpr-autograder.json"
 #: Where Gradescope puts everything; ``$AUTOGRADER_ROOT`` overrides it.
 DEFAULT_ROOT = "/autograder"
+#: Under the root: the grader's environment (mlpr; root only) and the submissions' (no mlpr).
+GRADER_VENV = "mlpr-venv"
+SUBMISSION_VENV = "submission-venv"
+#: Demands an isolation of `run` (``bubblewrap``, ``user`` or ``process``; default: the
+#: strongest available).
+ISOLATION_VARIABLE = "MLPR_AUTOGRADER_ISOLATION"
 
 # every entry of the wheel and of the zip gets this timestamp (the earliest a zip can hold), and
 # the wheel's build sees it as SOURCE_DATE_EPOCH
@@ -72,18 +86,25 @@ _STORED = (".gz", ".whl", ".zip", ".png")
 #: Run once by Gradescope, from /autograder/source, when it builds the autograder's image.
 SETUP_SH = r"""#!/usr/bin/env bash
 # Gradescope runs this once, from /autograder/source, when it builds the autograder's image
-# (written by `python -m mlpr.grading autograder`). It creates $ROOT/mlpr-venv and installs into it
-# the mlpr wheel of this folder with its dependencies; it changes nothing else on the machine but
-# the optional apt package bubblewrap (the grading kit's strongest sandbox).
+# (written by `python -m mlpr.grading autograder`). From one Python it creates
+#   $ROOT/submission-venv  the submissions' Python: mlpr's dependencies and its grading extra
+#                          (numpy, scipy, matplotlib, scikit-learn), no mlpr; readable by anyone
+#   $ROOT/mlpr-venv        the grader's: mlpr, which reaches the packages above through a .pth
+#                          file (installed once); readable by root only
+# and makes this folder (the wheel) readable by root only, so that a submission run under a user
+# id of its own can neither import nor read the reference. It changes nothing else on the machine
+# but the optional apt package bubblewrap (the grading kit's strongest sandbox).
 #   AUTOGRADER_ROOT    the root, default /autograder
-#   AUTOGRADER_PYTHON  the Python to build the environment from (default: the newest python3.N)
+#   AUTOGRADER_PYTHON  the Python to build the environments from (default: the newest python3.N)
 #   MLPR_AUTOGRADER_APT=0  do not try to install bubblewrap
 set -euo pipefail
-umask 022  # the sandbox's own user must be able to read the environment
+umask 022  # the sandbox's own user must be able to read the submissions' environment
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VENV="$ROOT/mlpr-venv"
+SUBMISSION_VENV="$ROOT/submission-venv"
 say() { echo "setup.sh: $*" >&2; }
+T0=$SECONDS
 
 # 1. optional: bubblewrap; without it the kit runs each submission under the next isolation and
 #    names it in every result
@@ -109,47 +130,68 @@ if [ -z "$PY" ]; then
     done
 fi
 [ -n "$PY" ] || { say "mlpr needs Python >= 3.10 and none was found"; exit 1; }
-say "building $VENV with $("$PY" -c 'import sys; print(sys.executable, sys.version.split()[0])')"
-
-# 3. the environment; where ensurepip is missing (Debian's python3 without python3-venv), pip is
-#    bootstrapped from its own wheel
+say "building $SUBMISSION_VENV and $VENV with" \
+    "$("$PY" -c 'import sys; print(sys.executable, sys.version.split()[0])')"
 WHEELS=("$SOURCE"/mlpr-*.whl)
 if [ "${#WHEELS[@]}" != 1 ] || [ ! -f "${WHEELS[0]}" ]; then
     say "expected one mlpr-*.whl in $SOURCE"; exit 1
 fi
-if ! "$PY" -m venv --clear "$VENV"; then
+
+# 3. the submissions' environment: the wheel with its dependencies and the grading extra, then
+#    mlpr removed (pip resolves exactly what mlpr needs); where ensurepip is missing (Debian's
+#    python3 without python3-venv), pip is bootstrapped from its own wheel
+if ! "$PY" -m venv --clear "$SUBMISSION_VENV"; then
     say "python -m venv failed; creating it without pip and bootstrapping pip from its wheel"
-    "$PY" -m venv --clear --without-pip "$VENV"
+    "$PY" -m venv --clear --without-pip "$SUBMISSION_VENV"
     TMP="$(mktemp -d)"
     "$PY" -m pip download --no-deps --disable-pip-version-check -q -d "$TMP" pip
-    "$VENV/bin/python" "$(ls "$TMP"/pip-*.whl)/pip" install --no-index -q "$(ls "$TMP"/pip-*.whl)"
+    "$SUBMISSION_VENV/bin/python" "$(ls "$TMP"/pip-*.whl)/pip" install --no-index -q \
+        "$(ls "$TMP"/pip-*.whl)"
     rm -rf "$TMP"
 fi
-"$VENV/bin/python" -m pip install --no-input --disable-pip-version-check --progress-bar off \
-    "${WHEELS[0]}[grading]"
+SPIP=("$SUBMISSION_VENV/bin/python" -m pip --no-input --disable-pip-version-check)
+"${SPIP[@]}" install --progress-bar off "${WHEELS[0]}[grading]"
+"${SPIP[@]}" uninstall --yes -q mlpr
+if ! "$SUBMISSION_VENV/bin/python" -I -c \
+        'import importlib.util, sys; sys.exit(importlib.util.find_spec("mlpr") is not None)'; then
+    say "mlpr is still importable from $SUBMISSION_VENV"; exit 1
+fi
 
-# 4. check: mlpr imports, its data verify, and the isolation the kit will use
-"$VENV/bin/python" -c "
-from mlpr.datasets import load_iris
-from mlpr.grading import sandbox
-load_iris()
-print('setup.sh: mlpr installed; the kit will run submissions under', sandbox.choose())"
+# 4. the grader's environment, root only: mlpr alone; the packages of the submissions'
+#    environment through a .pth file (the same files, not installed twice)
+"$PY" -m venv --clear --without-pip "$VENV"
+chmod 0700 "$VENV"
+purelib='import sysconfig; print(sysconfig.get_path("purelib"))'
+SITE="$("$VENV/bin/python" -I -c "$purelib")"
+"$SUBMISSION_VENV/bin/python" -I -c "$purelib" > "$SITE/mlpr-submission-venv.pth"
+"${SPIP[@]}" install --progress-bar off --no-deps --no-index --target "$SITE" "${WHEELS[0]}"
+
+# 5. this folder (the zip: the wheel, the configuration) readable by root only
+chmod 0700 "$SOURCE"
+
+# 6. check: mlpr imports and its data verify, the isolation the kit will use and, as root, that
+#    a submission under a user id of its own can neither import mlpr nor read its files
+"$VENV/bin/python" -I -m mlpr.grading.autograder --root "$ROOT" --check
+say "done in $((SECONDS - T0)) s"
 """
 
 #: Run by Gradescope for each submission, from /autograder: grade it into results.json.
 RUN_AUTOGRADER = r"""#!/usr/bin/env bash
 # Gradescope runs this for each submission (written by `python -m mlpr.grading autograder`): the
 # grading kit grades $ROOT/submission into $ROOT/results/results.json with the choices of
-# $ROOT/source/mlpr-autograder.json. A submission that fails, cannot be imported or hangs gets a
-# results.json with the reason; so does a failure of the kit itself.
+# $ROOT/source/mlpr-autograder.json, each submission run by the Python of $ROOT/submission-venv
+# (no mlpr). A submission that fails, cannot be imported or hangs gets a results.json with the
+# reason; so does a failure of the kit itself.
 #   AUTOGRADER_ROOT  the root, default /autograder
+#   MLPR_AUTOGRADER_ISOLATION  demand an isolation (bubblewrap, user, process; default: the
+#                              strongest available)
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
 RESULTS="$ROOT/results/results.json"
 PY="$ROOT/mlpr-venv/bin/python"
 mkdir -p "$ROOT/results"
 cd "$ROOT" || exit 1
 rm -f "$RESULTS"
-"$PY" -I -m mlpr.grading.autograder --root "$ROOT"
+"$PY" -I -m mlpr.grading.autograder --root "$ROOT" --python "$ROOT/submission-venv/bin/python"
 status=$?
 CHECK='import json, sys
 d = json.load(open(sys.argv[1]))
@@ -385,9 +427,60 @@ def _failure(reason: str, visibility: str = "visible") -> dict:
             "stdout_visibility": "hidden", "tests": []}
 
 
-def run(root=None) -> dict:
+def _root(root) -> Path:
+    return Path(root or os.environ.get("AUTOGRADER_ROOT") or DEFAULT_ROOT)
+
+
+def _use_layout(root: Path, python=None) -> str:
+    """The submissions run by ``python``, else ``$MLPR_SUBMISSION_PYTHON``, else the layout's
+    ``ROOT/submission-venv/bin/python`` (the grader's own Python when there is none); the zip's
+    folder and its wheel are among what `sandbox.reference_reach` checks. Returns the
+    interpreter."""
+    default = root / SUBMISSION_VENV / "bin" / "python"
+    python = python or os.environ.get(sandbox.PYTHON_VARIABLE) or (
+        default if default.exists() else None)
+    source = root / "source"
+    sandbox.protect(source, *sorted(source.glob("mlpr-*.whl")))
+    return sandbox.use_python(python)
+
+
+def check_setup(root=None) -> list:
+    """setup.sh's last step, in the grader's environment: mlpr imports and its data verify, the
+    submissions' Python runs the harness and imports no mlpr, and, as root, a submission under a
+    user id of its own (the isolation ``user``, the fallback without bubblewrap) can neither
+    import mlpr nor read mlpr's files, the zip's folder or its wheel. Returns the lines to print;
+    RuntimeError when a check fails."""
+    import mlpr
+    from mlpr.datasets import load_iris
+
+    root = _root(root)
+    load_iris()
+    python = _use_layout(root)
+    lines = [f"mlpr installed in {Path(mlpr.__file__).parent}, its data verify",
+             f"the submissions' Python: {python}"]
+    own = sandbox.check_reach(python)  # as root: whether mlpr is installed there at all
+    if own.imports or own.error:
+        raise RuntimeError(f"the submissions' Python {python} "
+                           + (f"imports mlpr ({own.imports})" if own.imports else
+                              f"cannot be checked: {own.error}"))
+    lines.append(f"the kit will run submissions under {sandbox.choose()}")
+    why = sandbox.available("user")
+    if why is not None:
+        lines.append(f"user (the fallback without bubblewrap) is not available here: {why}")
+        return lines
+    reach = sandbox.reference_reach("user")
+    if not reach.verified:
+        raise RuntimeError(f"under the isolation user, {reach.describe()}")
+    lines.append(f"under user (the fallback without bubblewrap): {reach.describe()}")
+    return lines
+
+
+def run(root=None, python=None, isolation: str | None = None) -> dict:
     """Grade ``ROOT/submission`` into ``ROOT/results/results.json`` as configured by
-    ``ROOT/source/mlpr-autograder.json`` (``ROOT``: ``$AUTOGRADER_ROOT`` or ``/autograder``).
+    ``ROOT/source/mlpr-autograder.json`` (``ROOT``: ``$AUTOGRADER_ROOT`` or ``/autograder``),
+    each submission run by the Python ``python`` (by default ``ROOT/submission-venv``'s, see
+    `_use_layout`), under the isolation ``isolation`` (default ``$MLPR_AUTOGRADER_ISOLATION``,
+    else the strongest available).
 
     Always writes results.json: a submission that cannot be imported gets every test at 0 with
     the reason (from the kit), and any failure of the kit itself a score of 0 and the reason
@@ -395,7 +488,7 @@ def run(root=None) -> dict:
     wrote.
     """
     t0 = time.monotonic()
-    root = Path(root or os.environ.get("AUTOGRADER_ROOT") or DEFAULT_ROOT)
+    root = _root(root)
     results = root / "results" / "results.json"
     visibility = "visible"
     try:
@@ -404,10 +497,12 @@ def run(root=None) -> dict:
         submission = root / "submission"
         if not submission.is_dir():
             raise ValueError(f"there is no submission folder {submission}")
+        _use_layout(root, python)
+        isolation = isolation or os.environ.get(ISOLATION_VARIABLE) or "auto"
         seed = secrets.randbelow(2**31)
         catalogue.set_seed(seed)
         report = runner.grade(submission, labs=config["labs"], timeout=config["timeout"],
-                              seed=seed)
+                              seed=seed, isolation=isolation)
         report = with_points(report, config["points"])
         doc = formats.format_gradescope(report, visibility)
         print(formats.format_text([report]), end="")
@@ -482,13 +577,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_main(argv: Sequence[str] | None = None) -> int:
-    """``python -m mlpr.grading.autograder [--root ROOT]``, as run_autograder calls it."""
+    """``python -m mlpr.grading.autograder [--root ROOT] [--python PY] [--check]``, as
+    run_autograder (and, with ``--check``, setup.sh) calls it."""
     p = argparse.ArgumentParser(prog="python -m mlpr.grading.autograder",
                                 description="Grade ROOT/submission into "
                                             "ROOT/results/results.json (run_autograder).")
     p.add_argument("--root", type=Path, help="default $AUTOGRADER_ROOT or /autograder")
+    p.add_argument("--python", type=Path, metavar="PY",
+                   help="the Python that runs the submissions (default "
+                        "ROOT/submission-venv/bin/python)")
+    p.add_argument("--check", action="store_true",
+                   help="check the environments setup.sh built instead (see check_setup)")
     args = p.parse_args(argv)
-    run(args.root)
+    if args.check:
+        try:
+            lines = check_setup(args.root)
+        except (RuntimeError, ValueError) as exc:
+            print(f"setup.sh: failed: {exc}", file=sys.stderr)
+            return 1
+        print("".join(f"setup.sh: {line}\n" for line in lines), end="")
+        return 0
+    run(args.root, args.python)
     return 0
 
 

@@ -37,7 +37,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "Sandbox"]
+__all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "Sandbox",
+           "PYTHON_VARIABLE", "submission_python", "use_python", "protect", "Reach", "check_reach",
+           "reference_reach"]
 
 ISOLATIONS = ("bubblewrap", "user", "process")
 #: First user id of the sandboxes: each grading process takes a block of 64 ids after it (from
@@ -63,18 +65,218 @@ class Limits:
     tmp_mb: int = 256
 
 
-def _python_dirs() -> list:
-    """The folders of this Python installation a submission's interpreter needs."""
-    dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix}
-    with contextlib.suppress(AttributeError):
-        dirs.update(site.getsitepackages())
+def _python_dirs(python: str | None = None) -> list:
+    """The folders of the Python installation a submission's interpreter needs: this one's, or
+    those of the interpreter ``python`` (`submission_python`)."""
+    if python is None or python == sys.executable:
+        dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix}
+        with contextlib.suppress(AttributeError):
+            dirs.update(site.getsitepackages())
+    else:
+        dirs = set(_installation(python)[0])
     dirs = sorted(str(Path(d).resolve()) for d in dirs if d and Path(d).exists())
     return [d for d in dirs if not any(d != o and d.startswith(o + os.sep) for o in dirs)]
 
 
+# ------------------------------------------------------------------------------------------------
+# the submissions' interpreter, and what it reaches of the reference
+
+#: The environment variable that names the Python running the submissions (``--python`` of
+#: ``python -m mlpr.grading`` names it for one run; the autograder's ``run_autograder`` names
+#: its submission environment's).
+PYTHON_VARIABLE = "MLPR_SUBMISSION_PYTHON"
+# this run's choices: `use_python`'s interpreter, `protect`'s paths
+_chosen: dict = {"python": None, "protected": ()}
+_CLEAN_ENV = {"PATH": "/usr/bin:/bin", "HOME": os.sep, "LANG": "C.UTF-8"}
+_INSTALLATION = ("import json, site, sys\nimport numpy\nprint(json.dumps([sys.prefix, "
+                 "sys.base_prefix, sys.exec_prefix, *site.getsitepackages()]))")
+# run by the submissions' interpreter, as a sandbox's user, with no import hook: where it imports
+# mlpr from, and which of the paths given it can read a file of (its last line, as JSON)
+_REACH_PROBE = r"""
+import json, os, sys
+
+def imports():
+    try:
+        import mlpr
+        if getattr(mlpr, "__file__", None):
+            return mlpr.__file__
+        import mlpr.utils  # a namespace package: a folder named mlpr, perhaps unreadable
+        return mlpr.utils.__file__ or ""
+    except Exception:
+        return ""
+
+def readable(path, budget=200):
+    if os.path.isfile(path):
+        files = [path]
+    else:
+        files = (os.path.join(top, f) for top, _, names in os.walk(path) for f in names)
+    for n, f in enumerate(files):
+        try:
+            with open(f, "rb") as fh:
+                fh.read(1)
+            return True
+        except OSError:
+            if n >= budget:
+                return False
+    return False
+
+print(json.dumps({"imports": imports(), "readable": [p for p in sys.argv[1:] if readable(p)]}))
+"""
+
+
 @functools.cache
+def _installation(python: str) -> tuple:
+    """``(folders, None)``: the folders of the interpreter ``python``'s installation, for
+    bubblewrap to bind; or ``((), reason)`` when it cannot run the harness (numpy)."""
+    import json
+
+    if not (os.path.isfile(python) and os.access(python, os.X_OK)):
+        return (), "is not an executable file"
+    try:
+        r = subprocess.run([python, "-I", "-c", _INSTALLATION], capture_output=True, text=True,
+                           timeout=120, cwd=os.sep, env=_CLEAN_ENV)
+        if r.returncode != 0:
+            why = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
+            return (), f"cannot run the harness, which imports numpy ({why})"
+        return tuple(json.loads(r.stdout.strip().splitlines()[-1])), None
+    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as exc:
+        return (), f"cannot run the harness ({type(exc).__name__}: {exc})"
+
+
+def submission_python() -> str:
+    """The Python that runs a submission's harness: the one `use_python` named, else
+    ``$MLPR_SUBMISSION_PYTHON``, else the grader's own (``sys.executable``, whose installation
+    holds mlpr: a submission that removes the harness's import hook then imports the reference).
+    ValueError when the one named cannot run the harness."""
+    named, source = _chosen["python"], "--python"
+    if named is None:
+        named, source = os.environ.get(PYTHON_VARIABLE) or None, f"${PYTHON_VARIABLE}"
+    if named is None or named == sys.executable:
+        return sys.executable
+    python = os.path.abspath(named)
+    why = _installation(python)[1]
+    if why:
+        raise ValueError(f"the Python named to run the submissions ({source}), {python}, {why}")
+    return python
+
+
+def use_python(python=None) -> str:
+    """Run this process's submissions with the interpreter ``python`` (not resolved: a virtual
+    environment's ``bin/python`` stays one), typically an environment with numpy, scipy,
+    matplotlib and scikit-learn and no mlpr; None: back to the default (`submission_python`).
+    Returns the interpreter; ValueError, and no change, when it cannot run the harness."""
+    before = _chosen["python"]
+    _chosen["python"] = None if python is None else os.path.abspath(os.fspath(python))
+    try:
+        return submission_python()
+    except ValueError:
+        _chosen["python"] = before
+        raise
+
+
+def protect(*paths) -> None:
+    """Name further paths that no submission may read (the autograder's source folder and its
+    mlpr wheel): `reference_reach` checks them beside mlpr's own folder. No paths: none."""
+    _chosen["protected"] = tuple(dict.fromkeys(os.path.abspath(os.fspath(p)) for p in paths))
+
+
+@dataclasses.dataclass(frozen=True)
+class Reach:
+    """What a submission's interpreter, run as a sandbox's user, reaches of the reference:
+    ``imports`` the file it imports mlpr from once the import hook is gone ("" when it cannot),
+    ``readable`` those of the ``paths`` checked (mlpr's folder, the autograder's source folder and
+    wheel) it can read a file of, ``error`` why the check could not run (then nothing holds)."""
+
+    python: str
+    paths: tuple
+    imports: str = ""
+    readable: tuple = ()
+    error: str = ""
+
+    @property
+    def verified(self) -> bool:
+        """True when the reference is out of reach: no import of mlpr, no path readable."""
+        return not (self.imports or self.readable or self.error)
+
+    def describe(self) -> str:
+        if self.error:
+            return (f"the reference may be within reach: the check could not run "
+                    f"({self.error})")
+        if self.verified:
+            return (f"the reference is out of reach: verified (its user cannot import mlpr nor "
+                    f"read {', '.join(self.paths)})")
+        where = ", ".join(self.readable or (self.imports,))
+        also = (f" and its Python imports mlpr ({self.imports}) once the import hook is removed"
+                if self.imports else "")
+        return (f"mlpr's files are readable by the submission at {where}{also}: only an import "
+                f"hook stands in the way, which is not a barrier")
+
+
+def check_reach(python: str, paths=(), uid: int | None = None) -> Reach:
+    """Run ``python`` as the harness runs (``-I``, a clean environment, from ``/``) under the user
+    id ``uid`` (a sandbox's; None: the grader's own) without the harness's import hook: does it
+    import mlpr, and which of ``paths`` (folders or files) can it read a file of?"""
+    paths = tuple(os.fspath(p) for p in paths)
+    cmd = [python, "-I", "-c", _REACH_PROBE, *paths]
+    if uid is not None:
+        cmd = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+               "--no-new-privs", *cmd]
+    try:
+        import json
+
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=os.sep,
+                           env=_CLEAN_ENV)
+        if r.returncode != 0:
+            why = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
+            return Reach(python, paths, error=f"{Path(cmd[0]).name} failed: {why}")
+        out = json.loads(r.stdout.strip().splitlines()[-1])
+        return Reach(python, paths, str(out["imports"] or ""),
+                     tuple(p for p in paths if p in out["readable"]))
+    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError, KeyError,
+            TypeError) as exc:
+        return Reach(python, paths, error=f"{type(exc).__name__}: {exc}")
+
+
+def _mlpr_folder() -> str:
+    """The folder of the grader's own mlpr (the reference)."""
+    import mlpr
+
+    return str(Path(mlpr.__file__).resolve().parent)
+
+
+def reference_reach(kind: str = "user") -> Reach:
+    """What a submission under the isolation ``kind`` ("user" or "process") reaches of the
+    reference, checked once per interpreter and paths (`check_reach`, as a sandbox's user under
+    ``user``, as the grader under ``process``): mlpr's folder (this mlpr's, the grader's) and the
+    paths of `protect`."""
+    if kind not in ("user", "process"):
+        raise ValueError(f"the reach is checked under 'user' or 'process', got {kind!r}")
+    paths = (_mlpr_folder(), *_chosen["protected"])
+    return _reach(kind, submission_python(), paths)
+
+
+@functools.cache
+def _reach(kind: str, python: str, paths: tuple) -> Reach:
+    return check_reach(python, paths, uid_for(0) if kind == "user" else None)
+
+
+def _python_line(kind: str) -> str:
+    """The end of `describe`'s line: the submissions' Python, and under ``user`` and ``process``
+    what it reaches of the reference."""
+    python = submission_python()
+    if kind == "bubblewrap":
+        return f"; Python {python}"
+    return f"; Python {python}; {reference_reach(kind).describe()}"
+
+
 def _probe(kind: str) -> str | None:
-    """None when ``kind`` works on this machine, else the reason it does not."""
+    """None when ``kind`` works on this machine with the submissions' Python, else the reason it
+    does not."""
+    return _probe_with(kind, submission_python())
+
+
+@functools.cache
+def _probe_with(kind: str, python: str) -> str | None:
     if kind == "process":
         return None
     if kind == "user":
@@ -83,7 +285,7 @@ def _probe(kind: str) -> str | None:
         if shutil.which("setpriv") is None:
             return "setpriv (util-linux) is not installed"
         cmd = ["setpriv", f"--reuid={BASE_UID}", f"--regid={BASE_UID}", "--clear-groups",
-               sys.executable, "-I", "-c", "import numpy"]
+               python, "-I", "-c", "import numpy"]
     else:
         if shutil.which("bwrap") is None:
             return "bwrap is not installed (Debian's package bubblewrap)"
@@ -130,7 +332,7 @@ def describe(kind: str) -> str:
         "process": "process: a plain child process with limits on memory, CPU and file size; "
                    f"it runs as the grader's user and could read the grader's files and memory "
                    f"(bubblewrap: {bwrap})",
-    }[kind]
+    }[kind] + _python_line(kind)
 
 
 class Sandbox:
@@ -199,7 +401,9 @@ class Sandbox:
         # the private /tmp first: a Python installed under /tmp is bound over it, not hidden by it
         cmd += ["--perms", "1777", "--size", str(self.limits.tmp_mb << 20), "--tmpfs", "/tmp"]
         made = {"/", "/usr", "/etc", "/proc", "/dev", "/tmp"}
-        for d in _python_dirs():
+        python = submission_python()
+        python_dirs = _python_dirs(python)  # the submissions' Python's, not the grader's
+        for d in python_dirs:
             parents = list(Path(d).parents)[::-1][1:]
             for parent in parents:  # world-traversable parents (/root is 0700 on the host)
                 if str(parent) not in made:
@@ -209,6 +413,9 @@ class Sandbox:
             made.add(d)
             for sp in Path(d).glob("lib*/python*/site-packages/mlpr"):
                 cmd += ["--tmpfs", str(sp)]  # mlpr's files are not the submission's to see
+        own = _mlpr_folder()  # the grader's mlpr, also where no site-packages holds it
+        if any(own.startswith(d + os.sep) for d in ["/usr", "/etc", *python_dirs]):
+            cmd += ["--tmpfs", own]
         cmd += ["--perms", "0777", "--dir", "/tmp/work",
                 "--perms", "0755", "--dir", "/grading",
                 "--ro-bind", str(w / "harness.py"), "/grading/harness.py",
@@ -224,7 +431,7 @@ class Sandbox:
                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
         else:
             cmd += ["--"]
-        return cmd + [sys.executable, "-I", "/grading/harness.py",
+        return cmd + [python, "-I", "/grading/harness.py",
                       f"/submission/{self.submission_name}", *map(str, fds)]
 
     def start(self, fds: tuple) -> subprocess.Popen:
@@ -233,7 +440,7 @@ class Sandbox:
         if self.kind == "bubblewrap":
             cmd, cwd, env = self._bwrap(fds), str(w), {"PATH": os.environ.get("PATH", "")}
         else:
-            cmd = [sys.executable, "-I", str(w / "harness.py"),
+            cmd = [submission_python(), "-I", str(w / "harness.py"),
                    str(w / "submission" / self.submission_name), *map(str, fds)]
             if self.kind == "user":
                 cmd = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
