@@ -340,9 +340,11 @@ def test_the_harness_imports_nothing_of_mlpr():
 
 
 def test_a_students_repository_with_one_folder_per_lab(tmp_path):
-    """Graded as a TA receives it: lab folders, modules importing each other by name and as
-    packages from the repository's root, scikit-learn's iris loader, copies of one module in
-    several labs, and a lab whose module fails to import."""
+    """Graded as a TA receives it: lab folders (Lab9 before Lab12), modules importing each other
+    by name and as packages from the repository's root, scikit-learn's iris loader, copies of
+    one module in several labs, a lab whose module fails to import, the course's solution in a
+    `solution/` folder beside the student's code (left out, and listed), and a `project/` folder
+    that does not override a lab."""
     repo = tmp_path / "MLPR_Labs"
     sklearn_iris = HONEST.replace("def load_iris():", "def _file_iris():") + textwrap.dedent("""
 
@@ -351,15 +353,19 @@ def test_a_students_repository_with_one_folder_per_lab(tmp_path):
             iris = sklearn.datasets.load_iris()
             return iris["data"].T, iris["target"]
         """)
+    wrong = "import numpy as np\n\ndef compute_mu_C(D):\n    return D.mean(1), np.cov(D)\n"
     files = {
         "Lab3/pca.py": sklearn_iris,
         "Lab7/bayesRisk.py": sklearn_iris,
         "Lab9/broken.py": "import numpy\nraise RuntimeError('this lab runs on import')\n",
-        "Lab12/solution/bayesRisk.py": sklearn_iris,
-        "Lab12/solution/gmm.py": "import numpy\nfrom bayesRisk import *\n",
-        "Lab12/solution/gmm_cls.py": ("from gmm import *\n"
-                                      "import Lab12.solution.bayesRisk as bayesRisk\n"
-                                      "if __name__ == '__main__':\n    print('runs the lab')\n"),
+        "Lab12/code/bayesRisk.py": sklearn_iris,
+        "Lab12/code/gmm.py": "import numpy\nfrom bayesRisk import *\n",
+        "Lab12/code/gmm_cls.py": ("from gmm import *\n"
+                                  "import Lab12.code.bayesRisk as bayesRisk\n"
+                                  "if __name__ == '__main__':\n    print('runs the lab')\n"),
+        "Lab12/solution/sol.py": wrong,
+        "Lab7/Soluzione/sol.py": wrong,
+        "project/utils.py": wrong,
     }
     for name, text in files.items():
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
@@ -369,12 +375,32 @@ def test_a_students_repository_with_one_folder_per_lab(tmp_path):
     assert not failed, formats.format_text([rep])
     assert rep.max_score == 50 and rep.score == 50
     by = {r.name: r for r in rep.results}
-    assert by["compute_mu_C"].file == "Lab12/solution/bayesRisk.py"  # the latest lab's copy
-    assert by["load_iris"].file == "Lab12/solution/bayesRisk.py"
-    assert any(n.startswith("loading the submission: Lab9/broken.py could not be imported: "
-                            "RuntimeError") for n in
-               rep.notes), rep.notes
-    assert "[Lab12/solution/bayesRisk.py]" in formats.format_text([rep])
+    assert by["compute_mu_C"].file == "Lab12/code/bayesRisk.py"  # the latest lab's copy
+    assert by["load_iris"].file == "Lab12/code/bayesRisk.py"
+    notes = [n.removeprefix("loading the submission: ") for n in rep.notes]
+    assert any(n.startswith("Lab9/broken.py could not be imported: RuntimeError")
+               for n in notes), notes
+    assert "left out: Lab12/solution/sol.py, a course-solution folder" in notes
+    assert "left out: Lab7/Soluzione/sol.py, a course-solution folder" in notes
+    assert ("compute_mu_C is defined in project/utils.py, Lab3/pca.py, Lab7/bayesRisk.py, "
+            "Lab12/code/bayesRisk.py: Lab12/code/bayesRisk.py's is graded") in notes
+    assert "[Lab12/code/bayesRisk.py]" in formats.format_text([rep])
+
+
+def test_a_folder_with_a_helper_that_cannot_be_imported(tmp_path):
+    """Folder mode: a helper module that cannot be imported (a package not installed) is noted
+    and skipped; the lab's own module is graded. Python 3.12 syntax is located and explained."""
+    lab = tmp_path / "lab4"
+    lab.mkdir()
+    (lab / "gaussian.py").write_text(HONEST)
+    (lab / "plots.py").write_text("import seaborn_is_not_installed\n")
+    (lab / "report.py").write_text('d = {"a": 1}\nprint(f"{d["a"]}")\n')
+    (rep,) = grade_all([lab], jobs=1, seed=5, labs=[4])
+    assert rep.score == rep.max_score == len(LAB4), formats.format_text([rep])
+    notes = " | ".join(rep.notes)
+    assert "plots.py could not be imported: ModuleNotFoundError" in notes
+    if sys.version_info < (3, 12):
+        assert "report.py, line 2" in notes and "valid in Python >= 3.12" in notes
 
 
 def test_bad_arguments_are_explained():

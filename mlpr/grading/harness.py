@@ -24,6 +24,7 @@ import io
 import json
 import math
 import os
+import re
 import struct
 import sys
 import tempfile
@@ -150,9 +151,37 @@ class _NoReference(importlib.abc.MetaPathFinder):
 
 
 def _lab_order(folder: Path) -> tuple:
-    """Lab folders in the course's order: by the number in their name (Lab3 before Lab10)."""
+    """Lab folders in the course's order: by the number in their name (Lab3 before Lab10);
+    folders without a number (``project/``, ``utils/``) first, so that a lab's definition is
+    never overridden by one of theirs."""
     digits = "".join(c if c.isdigit() else " " for c in folder.name).split()
-    return (int(digits[0]) if digits else 10**6, folder.name)
+    return (int(digits[0]) if digits else -1, folder.name)
+
+
+#: Folder names that hold the course's solution, not the student's work (any letter case).
+_SOLUTION_FOLDERS = re.compile(r"(sols?|solutions?|soluzion[ei]|soluciones|solucion|solved|"
+                               r"(sol|solution|solutions|soluzione)[-_ ].*)")
+
+
+def _in_solution_folder(f: Path, root: Path) -> bool:
+    """Whether ``f`` sits (below ``root``) in a folder whose name says it holds the course's
+    solution: ``solution/``, ``sol/``, ``Solution/``, ``soluzione/``, ``solutions_lab3/``."""
+    return any(_SOLUTION_FOLDERS.fullmatch(part.lower())
+               for part in f.relative_to(root).parts[:-1])
+
+
+def _syntax(exc: SyntaxError) -> SyntaxError:
+    """A SyntaxError located at the student's file and line, saying when a newer Python accepts
+    the line (f-strings that nest the same quotes are valid from Python 3.12, PEP 701)."""
+    where = f"{Path(exc.filename or '?').name}, line {exc.lineno}"
+    text = (exc.text or "").strip()
+    newer = ""
+    if sys.version_info < (3, 12) and "f-string" in str(exc.msg):
+        newer = (f"; valid in Python >= 3.12 (f-strings that nest the same quotes); this kit "
+                 f"runs {sys.version_info.major}.{sys.version_info.minor}")
+    out = SyntaxError(f"{exc.msg} ({where}: {text[:120]}){newer}")
+    out.located = f"{where}: {text[:120]}"
+    return out
 
 
 def _import(f: Path, strict: bool, notes: list, root: Path):
@@ -166,14 +195,21 @@ def _import(f: Path, strict: bool, notes: list, root: Path):
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # in a repository, one lab's module does not sink the others
+        try:
+            spec.loader.exec_module(module)
+        except SyntaxError as exc:
+            raise _syntax(exc) from None
+    except Exception as exc:  # one module does not sink the others
         if strict:
             raise
         del sys.modules[name]
         notes.append(f"{f.relative_to(root)} could not be imported: {type(exc).__name__}: {exc}")
+        _FAILED.append(exc)
         return None
     return module
+
+
+_FAILED: list = []  # the import errors of the modules left out, in order
 
 
 def load(path: Path) -> tuple:
@@ -198,11 +234,21 @@ def load(path: Path) -> tuple:
                          key=lambda d: (_lab_order(Path(d.relative_to(path).parts[0])), str(d)))
         groups = [(d, sorted(p for p in d.glob("*.py") if not p.name.startswith("test_")))
                   for d in folders]
-    if not any(files for _, files in groups):
-        raise ImportError(f"{path.name} holds no .py module")
     repository = path.is_dir() and not any(path.glob("*.py"))
+    notes: list = []
+    if repository:  # the course's solutions are not the student's work
+        left = [f for _, files in groups for f in files if _in_solution_folder(f, path)]
+        for f in left[:10]:
+            notes.append(f"left out: {f.relative_to(path)}, a course-solution folder")
+        if len(left) > 10:
+            notes.append(f"left out: {len(left) - 10} more files of course-solution folders")
+        groups = [(d, [f for f in files if f not in left]) for d, files in groups]
+    if not any(files for _, files in groups):
+        raise ImportError(f"{path.name} holds no .py module" + (
+            " outside course-solution folders" if repository and notes else ""))
     folders = {str(d) for d, _ in groups} | {str(path)}  # only the current lab's on the path
-    functions, origin, notes = {}, {}, []
+    functions, origin = {}, {}
+    places: dict = {}  # function -> the places that define it, in grading order
     for folder, files in groups:
         if repository:  # a lab's `import gmm` finds its own gmm.py, not another lab's
             for name, m in list(sys.modules.items()):
@@ -214,7 +260,7 @@ def load(path: Path) -> tuple:
         else:
             sys.path.insert(0, str(folder))
         for f in files:
-            module = _import(f, not repository, notes, path if repository else folder)
+            module = _import(f, path.is_file(), notes, path if repository else folder)
             if module is None:
                 continue
             where = str(f.relative_to(path)) if repository else f.name
@@ -222,12 +268,16 @@ def load(path: Path) -> tuple:
                 if key.startswith("_") or not inspect.isfunction(value):
                     continue
                 if getattr(value, "__module__", None) == module.__name__:
-                    if key in origin and origin[key] != where and not repository:
-                        notes.append(f"{key} is defined in {origin[key]} and {where}: {where}'s "
-                                     f"is graded")
+                    if where not in places.setdefault(key, []):
+                        places[key].append(where)
                     functions[key], origin[key] = value, where
                 elif key not in functions:
                     functions[key] = value
+    if not functions and _FAILED:  # every module failed: the submission cannot be imported
+        raise _FAILED[0]
+    for key, where in places.items():
+        if len(where) > 1:
+            notes.append(f"{key} is defined in {', '.join(where)}: {where[-1]}'s is graded")
     return functions, origin, notes
 
 
@@ -340,7 +390,10 @@ class _Channel:
 
 
 def _where(exc: BaseException) -> str:
-    """The last frame of the student's code in the traceback: ``file, line N: source``."""
+    """The last frame of the student's code in the traceback: ``file, line N: source`` (for a
+    SyntaxError, its file and line)."""
+    if getattr(exc, "located", None):
+        return exc.located
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if not frame.filename.endswith("harness.py"):
             return f"{Path(frame.filename).name}, line {frame.lineno}: {frame.line}"
