@@ -123,8 +123,8 @@ def _grade_drawn(submissions: Sequence[Path], jobs: int, seed: int, options: dic
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m mlpr.grading``: exit 0 when every graded task passes, 1 when one fails or a
     submission cannot be imported, 2 on a usage error, 3 when the kit itself failed on a task
-    (reported as the kit's, with its traceback in the JSON report). ``python -m mlpr.grading autograder ...``
-    writes a Gradescope autograder instead (`mlpr.grading.autograder.main`)."""
+    (reported as the kit's, with its traceback in the JSON report). ``python -m mlpr.grading
+    autograder ...`` writes a Gradescope autograder instead (`mlpr.grading.autograder.main`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["autograder"]:
         from mlpr.grading import autograder
