@@ -619,7 +619,7 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
     results: list = []
     with tempfile.TemporaryDirectory(prefix="mlpr-grading-") as tmp:
         workdir = Path(tmp)
-        sandbox.Sandbox.stage(kind, workdir, HARNESS, path, _data_files(catalogue), slot)
+        notes += sandbox.Sandbox.stage(kind, workdir, HARNESS, path, _data_files(catalogue), slot)
 
         def start() -> tuple:
             child = Child(kind, workdir, path.name, slot, limits or sandbox.Limits())

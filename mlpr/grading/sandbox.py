@@ -19,8 +19,58 @@ run fails when it is not available); the report names the one that applied.
     A plain child process in a temporary folder with the limits below, in a session of its own
     that is killed at the end. It runs as the grader's user: this contains mistakes, not malice.
 
-Every isolation sets the limits of `Limits` (memory, CPU time, processes, file size) with
-``setrlimit``; the process limit binds only under a user id of its own.
+Staging (`Sandbox.stage`) copies the submission into the sandbox's folder with the standalone
+copier `mlpr.grading.stage` (``python -I -S stage.py``, nothing of mlpr imported), run as a child
+process: under ``user``, and under ``bubblewrap`` when the grader is root, as the sandbox's user
+id with only the capability to read any file (``CAP_DAC_READ_SEARCH``: it reads the submission
+wherever the TA keeps it, writes nothing but its own copy); under ``process`` (and bubblewrap
+without root) as the grader. Under every isolation it follows no link out of the submission:
+
+- a regular file or a folder is copied; every file is opened with ``O_NOFOLLOW | O_NONBLOCK``
+  relative to its folder and read only when ``fstat`` says it is a regular file;
+- a link whose target lies inside the submission is replaced by a copy of its target (a file, or
+  a folder that does not hold the link); a link out of the submission (a classmate's file,
+  mlpr, ``/etc/shadow``, ``/proc/self/environ``, ``/dev/zero``), a dangling link, a loop, a
+  device, a FIFO, a socket, a mount point are left out, each with a note on the report ("left
+  out: sub/x.py, a link out of the submission"; names escaped and cut to 100 characters);
+- the copy holds at most `STAGE_MAX_BYTES` (64 MiB) of files and looks at `STAGE_MAX_ENTRIES`
+  (10,000) entries, with a note when a cap binds; it stops after `STAGE_TIMEOUT` seconds;
+- a single-file submission follows the same rules; its own path is the TA's, followed when it
+  is a link to a file in the link's folder or below it;
+- ``__pycache__``, ``.git`` and ``*.pyc`` are skipped without a note. A hard link is a regular
+  file and is copied: only root can make one to a file its owner cannot read.
+
+Limits: CPU time, file size and core dumps by ``setrlimit`` under every isolation. Memory and
+processes per submission, not per process (`memory_rule` says which rule holds; the report's
+isolation line repeats it):
+
+- where a cgroup hierarchy with the memory controller is writable (the grader is root, or owns a
+  delegated cgroup), each submission's process tree runs in a cgroup of its own, made below the
+  grader's own cgroup (so the grader's own limits still hold) and entered between fork and exec,
+  before the harness runs: cgroup v2 ``memory.max`` (``memory.swap.max`` 0, ``memory.oom.group``
+  1, ``pids.max``), or cgroup v1 ``memory.limit_in_bytes`` (and ``memory.memsw.limit_in_bytes``)
+  with ``pids.max`` of the v1 pids controller when it is mounted. `Limits.memory_mb` then bounds
+  all its processes together (the kernel's OOM killer kills one of them when they pass it), under
+  every isolation, and `kill` kills every process in the cgroup (also one that left its
+  session) and removes it. ``RLIMIT_AS`` stays at `Limits.memory_mb` per process; the process
+  count is bounded by ``pids.max``, or by ``RLIMIT_NPROC`` under a user id of its own. Measured
+  (cgroup v1, as root): 3 children and their parent each touching 1500 MB against 4096 MB held
+  6088 MB at once with the per-process rlimits alone, 4096 MB (the cgroup's peak) with the
+  cgroup, the OOM killer killing the rest.
+- without one, under a user id of its own (``user``; ``bubblewrap`` as root): ``RLIMIT_NPROC``
+  of n processes and ``RLIMIT_AS`` of memory_mb / n each, n = memory_mb // `PER_PROCESS_MB`
+  (1024 MB: numpy, scipy, matplotlib and scikit-learn import within 400 MB of address space)
+  between 1 and `Limits.processes`: 4 processes of 1024 MB for the default 4096 MB.
+- without one and without a user id of its own (``process``; bubblewrap without root), only
+  ``RLIMIT_AS`` per process: the number of processes is not bounded, and a submission that forks
+  can hold more than its budget.
+
+Under ``user``, `kill` also removes what the sandbox's user id left in world-writable folders
+(`WORLD_WRITABLE`, and world-writable folders one level below ``/``, ``/var``, ``/run``,
+``/dev``, ``/srv``, ``/opt``, ``/home``), and every folder below those its user could write:
+only entries owned by that user id, never following a link (a link is removed, not its target),
+and its System V IPC objects (``ipcrm``). Under bubblewrap its ``/tmp`` is private and dies with
+it; under ``process`` files left by the grader's own user id cannot be told apart.
 """
 
 from __future__ import annotations
@@ -28,24 +78,51 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import itertools
+import json
 import os
+import re
 import resource
 import shutil
 import signal
 import site
+import stat
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
-__all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "Sandbox",
-           "PYTHON_VARIABLE", "submission_python", "use_python", "protect", "Reach", "check_reach",
-           "reference_reach"]
+__all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "memory_rule", "Sandbox",
+           "STAGE_MAX_BYTES", "STAGE_MAX_ENTRIES", "STAGE_TIMEOUT", "PER_PROCESS_MB",
+           "WORLD_WRITABLE", "remove_left_files", "PYTHON_VARIABLE", "submission_python",
+           "use_python", "protect", "Reach", "check_reach", "reference_reach"]
 
 ISOLATIONS = ("bubblewrap", "user", "process")
 #: First user id of the sandboxes: each grading process takes a block of 64 ids after it (from
 #: its process id), one per concurrent submission, so that two graders on one machine never kill
 #: each other's sandboxes.
 BASE_UID = 100_000
+#: Caps of the copy of one submission: bytes of its files, and entries looked at (files, folders,
+#: links, ...). A course's labs are a few hundred KB of code and CSV files; a submission past
+#: the caps (a dataset, a virtual environment) is copied up to them, with a note.
+STAGE_MAX_BYTES = 64 << 20
+STAGE_MAX_ENTRIES = 10_000
+#: Wall-clock limit of the copy, in seconds (what was copied by then is graded, with a note).
+STAGE_TIMEOUT = 120.0
+#: The copier: a standalone script that imports nothing of mlpr (`mlpr.grading.stage`).
+STAGER = Path(__file__).with_name("stage.py")
+#: Address space a submission's process is given at least when, without a cgroup, the budget is
+#: split between processes: numpy, scipy, matplotlib and scikit-learn import within 400 MB
+#: (``VmPeak`` 360 MB with one BLAS thread), which leaves room for the labs' data.
+PER_PROCESS_MB = 1024
+#: World-writable folders where a sandbox's user may leave files (`Sandbox.kill` removes them
+#: under ``user``), beside those found one level below `_SCANNED`.
+WORLD_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/shm", "/run/lock", "/var/lock",
+                  "/dev/mqueue", "/var/crash")
+_SCANNED = ("/", "/var", "/run", "/dev", "/srv", "/opt", "/home")
+_GROUPS = itertools.count()
+_CGROUPS_LOCK = threading.Lock()
 
 
 def uid_for(slot: int) -> int:
@@ -55,8 +132,9 @@ def uid_for(slot: int) -> int:
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """Resource limits of a submission's process (each per process, the process count per user
-    id)."""
+    """Resource limits of a submission: ``memory_mb`` and ``processes`` for all its processes
+    together where a cgroup holds them, else as `memory_rule` splits them; CPU time and file
+    size per process; ``tmp_mb`` the size of bubblewrap's private ``/tmp``."""
 
     memory_mb: int = 4096
     cpu_seconds: int = 900
@@ -319,8 +397,179 @@ def choose(demand: str = "auto") -> str:
     return next(k for k in ISOLATIONS if available(k) is None)
 
 
-def describe(kind: str) -> str:
-    """One line for the report: which isolation applied and what it means."""
+# ------------------------------------------------------------------------------------------------
+# memory and processes per submission: a cgroup of its own, or split rlimits
+
+
+@dataclasses.dataclass(frozen=True)
+class _Hierarchy:
+    """A cgroup hierarchy where the grader can make a group per submission: its version and the
+    folder under which each controller's groups are made (one folder for both under v2)."""
+
+    version: str
+    parents: dict
+
+
+def _write(path, value: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, value.encode())
+    finally:
+        os.close(fd)
+
+
+def _unescape(field: str) -> str:  # /proc/self/mountinfo writes a space as \040
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
+
+
+def _cgroup_folder(mount_root: str, mount_point: str, path: str) -> Path | None:
+    """The folder of the cgroup ``path`` in a hierarchy whose ``mount_root`` is mounted at
+    ``mount_point``; None when it is not under that mount."""
+    if path != mount_root and not path.startswith(mount_root.rstrip("/") + "/"):
+        return None
+    rel = os.path.relpath(path, mount_root)
+    return Path(mount_point) if rel == "." else Path(mount_point) / rel
+
+
+def _probe_group(parent: Path, files: dict) -> str | None:
+    """Make a group below ``parent`` and write its ``files`` {name: value}: None when that
+    works, else why not."""
+    probe = parent / f"mlpr-probe-{os.getpid()}"
+    try:
+        probe.mkdir(exist_ok=True)
+        try:
+            for name, value in files.items():
+                _write(probe / name, value)
+        finally:
+            probe.rmdir()
+    except OSError as exc:
+        return f"{parent}: {exc.strerror or exc}"
+    return None
+
+
+def _cgroups() -> tuple:
+    """``(_Hierarchy, None)`` when each submission can be given a memory cgroup of its own below
+    the grader's own cgroup (v2 first, then v1), else ``(None, reason)``; found once per process
+    (the first sandboxes of a run start in several threads at once)."""
+    with _CGROUPS_LOCK:
+        return _find_cgroups()
+
+
+@functools.cache
+def _find_cgroups() -> tuple:
+    try:
+        own = {}
+        with open("/proc/self/cgroup") as f:
+            for line in f.read().splitlines():
+                _, controllers, path = line.split(":", 2)
+                for c in controllers.split(",") if controllers else [""]:
+                    own[c] = path
+        mounts = []
+        with open("/proc/self/mountinfo") as f:
+            for line in f.read().splitlines():
+                fields = line.split()
+                sep = fields.index("-")
+                if fields[sep + 1] in ("cgroup", "cgroup2"):
+                    mounts.append((fields[sep + 1], _unescape(fields[3]), _unescape(fields[4]),
+                                   set(fields[sep + 3].split(",")) if len(fields) > sep + 3
+                                   else set()))
+    except (OSError, ValueError, IndexError) as exc:
+        return None, f"the cgroups cannot be read ({exc})"
+    reasons = []
+    for fstype, root, point, _ in mounts:
+        d = _cgroup_folder(root, point, own[""]) if fstype == "cgroup2" and "" in own else None
+        if d is None or not (d / "cgroup.controllers").exists():
+            continue
+        # the grader's own cgroup, when it can delegate the memory controller (the root of a
+        # container's hierarchy can); else the nearest ancestor that already delegates it
+        # (systemd's slices), its configuration left as it is
+        for folder in [d, *[a for a in d.parents if a == Path(point) or
+                            Path(point) in a.parents]]:
+            try:
+                with open(folder / "cgroup.controllers") as f:
+                    controllers = f.read().split()
+                with open(folder / "cgroup.subtree_control") as f:
+                    enabled = f.read().split()
+                wanted = [c for c in ("memory", "pids") if c in controllers and c not in enabled]
+                if "memory" not in controllers or (folder != d and "memory" in wanted):
+                    continue
+                if folder == d and wanted:  # EBUSY in a cgroup that holds processes
+                    _write(folder / "cgroup.subtree_control",
+                           " ".join("+" + c for c in wanted))
+            except OSError as exc:
+                reasons.append(f"cgroup v2: {folder}: {exc.strerror or exc}")
+                continue
+            why = _probe_group(folder, {"memory.max": "max"})
+            if why is None:
+                parents = {"memory": folder}
+                if "pids" in enabled or (folder == d and "pids" in wanted):
+                    parents["pids"] = folder
+                return _Hierarchy("v2", parents), None
+            reasons.append(f"cgroup v2: {why}")
+    v1 = {}
+    for fstype, root, point, options in mounts:
+        for c in ("memory", "pids"):
+            if fstype == "cgroup" and c in options and c in own and c not in v1:
+                d = _cgroup_folder(root, point, own[c])
+                if d is not None:
+                    v1[c] = d
+    if "memory" in v1:
+        why = _probe_group(v1["memory"], {"memory.limit_in_bytes": "-1"})
+        if why is None:
+            parents = {"memory": v1["memory"]}
+            if "pids" in v1 and _probe_group(v1["pids"], {"pids.max": "max"}) is None:
+                parents["pids"] = v1["pids"]
+            return _Hierarchy("v1", parents), None
+        reasons.append(f"cgroup v1: {why}")
+    return None, "; ".join(reasons) or "no cgroup hierarchy with the memory controller"
+
+
+def _own_user(kind: str) -> bool:
+    """Whether the submission's process runs under a user id of its own (`uid_for`)."""
+    return kind == "user" or (kind == "bubblewrap" and os.geteuid() == 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class MemoryRule:
+    """How memory and processes are bounded per submission under an isolation: the address
+    space of each process (``RLIMIT_AS``, MB), the ``RLIMIT_NPROC`` of its user id (None: not
+    set), the cgroup version holding its processes together (None: no cgroup), and the rule in
+    words."""
+
+    per_process_mb: int
+    processes: int | None
+    cgroup: str | None
+    text: str
+
+
+def memory_rule(kind: str, limits: Limits | None = None) -> MemoryRule:
+    """Which memory rule holds for a submission under the isolation ``kind`` on this machine
+    (the module's docstring)."""
+    lim = limits or Limits()
+    own_user = _own_user(kind)
+    hierarchy, _ = _cgroups()
+    if hierarchy is not None:
+        counted = "pids" in hierarchy.parents or own_user
+        return MemoryRule(
+            lim.memory_mb, lim.processes if own_user else None, hierarchy.version,
+            f"memory: {lim.memory_mb} MB for all its processes together (a cgroup "
+            f"{hierarchy.version} of its own), "
+            + (f"at most {lim.processes} processes" if counted else "processes not bounded"))
+    if own_user:
+        n = max(1, min(lim.processes, lim.memory_mb // PER_PROCESS_MB))
+        return MemoryRule(
+            lim.memory_mb // n, n, None,
+            f"memory: {lim.memory_mb // n} MB per process, at most {n} processes "
+            f"({lim.memory_mb} MB in all; setrlimit, no cgroup)")
+    return MemoryRule(
+        lim.memory_mb, None, None,
+        f"memory: {lim.memory_mb} MB per process, processes not bounded, so a submission that "
+        f"forks can hold more (setrlimit only: no cgroup, no user id of its own)")
+
+
+def describe(kind: str, limits: Limits | None = None) -> str:
+    """One line for the report: which isolation applied, what it means, and which memory rule
+    holds (`memory_rule`, for ``limits``, by default the default `Limits`)."""
     bwrap = available("bubblewrap") or "available, not chosen"
     return {
         "bubblewrap": "bubblewrap: own PID and network namespaces, read-only file system with "
@@ -332,7 +581,148 @@ def describe(kind: str) -> str:
         "process": "process: a plain child process with limits on memory, CPU and file size; "
                    f"it runs as the grader's user and could read the grader's files and memory "
                    f"(bubblewrap: {bwrap})",
-    }[kind] + _python_line(kind)
+    }[kind] + f"; {memory_rule(kind, limits).text}" + _python_line(kind)
+
+
+# ------------------------------------------------------------------------------------------------
+# staging, and what a sandbox's user leaves behind
+
+_COPIER_CAPS = ("--inh-caps=-all,+dac_read_search", "--ambient-caps=-all,+dac_read_search",
+                "--bounding-set=-all,+dac_read_search")
+
+
+def _copy(submission: Path, dest: Path, uid: int | None) -> list:
+    """Copy ``submission`` to ``dest`` with the copier `mlpr.grading.stage`, as the user ``uid``
+    with only ``CAP_DAC_READ_SEARCH`` (None: as the grader): the notes on what it left out.
+    RuntimeError when the copier fails (a fault of the kit, not of the submission)."""
+    cmd = [sys.executable, "-I", "-S", str(STAGER), os.fspath(submission), os.fspath(dest),
+           str(STAGE_MAX_BYTES), str(STAGE_MAX_ENTRIES)]
+    if uid is not None:
+        cmd = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *_COPIER_CAPS,
+               "--no-new-privs", *cmd]
+
+    def limits():  # in the copier, between fork and exec
+        resource.setrlimit(resource.RLIMIT_FSIZE, (STAGE_MAX_BYTES + (1 << 20),) * 2)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    try:
+        r = subprocess.run(cmd, capture_output=True, timeout=STAGE_TIMEOUT, cwd=os.sep,
+                           env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, preexec_fn=limits)
+    except subprocess.TimeoutExpired:
+        return [f"the copy of the submission took longer than {STAGE_TIMEOUT:g} s: what it had "
+                f"copied by then is graded"]
+    try:
+        if r.returncode != 0:
+            raise ValueError(f"exit status {r.returncode}")
+        notes = json.loads(r.stdout.decode("utf-8", "replace").strip().splitlines()[-1])["notes"]
+        return [str(n)[:300] for n in notes][:30]
+    except (ValueError, IndexError, KeyError, TypeError) as exc:
+        why = (r.stderr.decode("utf-8", "replace").strip().splitlines() or [str(exc)])[-1]
+        raise RuntimeError(f"the kit could not copy the submission {submission}: {why}") from None
+
+
+def _wait_for_no_process_of(uid: int, timeout: float = 5.0) -> None:
+    """Wait until no process of the user id ``uid`` is left, zombies included: the next sandbox
+    of its slot counts them against its ``RLIMIT_NPROC`` (a killed orphan is a zombie until the
+    machine's init reaps it, which some inits do only every second or so)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                with contextlib.suppress(OSError, ValueError, IndexError, StopIteration):
+                    with open(f"/proc/{pid}/status") as f:
+                        if int(next(ln for ln in f if ln.startswith("Uid:")).split()[1]) == uid:
+                            break
+        else:
+            return
+        time.sleep(0.02)
+
+
+@functools.cache
+def _world_writable() -> tuple:
+    """The world-writable folders of this machine where a sandbox's user may leave files:
+    `WORLD_WRITABLE` and those one level below `_SCANNED` (resolved, each once)."""
+    found = [Path(d) for d in WORLD_WRITABLE]
+    for base in _SCANNED:
+        with contextlib.suppress(OSError), os.scandir(base) as it:
+            found += [Path(e.path) for e in it if e.is_dir(follow_symlinks=False)
+                      and e.stat(follow_symlinks=False).st_mode & stat.S_IWOTH]
+    roots = {}
+    for d in found:
+        with contextlib.suppress(OSError):
+            real = d.resolve(strict=True)
+            st = real.stat()
+            if stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_IWOTH:
+                roots.setdefault((st.st_dev, st.st_ino), str(real))
+    return tuple(roots.values())
+
+
+def remove_left_files(uid: int, keep: Path | None = None, roots=None) -> int:
+    """Remove what the user id ``uid`` left in world-writable folders (``roots``, by default
+    `_world_writable`) and in every folder below them that it could write (world-writable, or
+    its own), except the folder ``keep`` (its sandbox's): only entries owned by ``uid``, never
+    following a link (a link is removed, not its target), at most 32 folders deep and 100,000
+    entries looked at. Then its System V IPC objects (``ipcrm -a`` as ``uid``). Returns the
+    number of entries removed. For the grader's code (root), once ``uid``'s processes are dead.
+    """
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    kept = set()
+    if keep is not None:
+        with contextlib.suppress(OSError):
+            st = os.stat(keep, follow_symlinks=False)
+            kept.add((st.st_dev, st.st_ino))
+    budget = [100_000]
+    removed = [0]
+
+    def sweep(fd: int, depth: int) -> None:
+        try:
+            names = os.listdir(fd)
+        except OSError:
+            return
+        for name in names:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            try:
+                st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                continue
+            mine = st.st_uid == uid
+            if stat.S_ISDIR(st.st_mode):
+                if (st.st_dev, st.st_ino) in kept:
+                    continue
+                if (mine or st.st_mode & stat.S_IWOTH) and depth < 32:
+                    try:
+                        sub = os.open(name, flags, dir_fd=fd)
+                    except OSError:
+                        continue
+                    try:
+                        if os.fstat(sub).st_ino == st.st_ino:
+                            sweep(sub, depth + 1)
+                    finally:
+                        os.close(sub)
+                if mine:
+                    with contextlib.suppress(OSError):
+                        os.rmdir(name, dir_fd=fd)
+                        removed[0] += 1
+            elif mine:
+                with contextlib.suppress(OSError):
+                    os.unlink(name, dir_fd=fd)
+                    removed[0] += 1
+
+    for root in _world_writable() if roots is None else roots:
+        try:
+            fd = os.open(root, flags)
+        except OSError:
+            continue
+        try:
+            sweep(fd, 0)
+        finally:
+            os.close(fd)
+    if shutil.which("ipcrm"):
+        subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                        "ipcrm", "-a"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return removed[0]
 
 
 class Sandbox:
@@ -343,23 +733,28 @@ class Sandbox:
                  limits: Limits | None = None):
         self.kind, self.workdir, self.limits = kind, Path(workdir), limits or Limits()
         self.uid = uid_for(slot)
+        self.slot = slot
         self.submission_name = submission_name
         self.proc: subprocess.Popen | None = None
+        self.rule = memory_rule(kind, self.limits)
+        self.groups: list = []  # the cgroup folders holding this submission's processes
+        self._procs: list = []  # their cgroup.procs, encoded for the child to write
 
     @staticmethod
     def stage(kind: str, workdir: Path, harness: Path, submission: Path, files: dict,
-              slot: int = 0) -> None:
-        """Lay out ``workdir``: ``harness.py``, ``submission/NAME`` (a copy), ``work/`` with the
-        data files ``{name: source path}``; owned by the sandbox's user under ``user``."""
+              slot: int = 0) -> list:
+        """Lay out ``workdir``: ``harness.py``, ``submission/NAME`` (a copy that follows no link
+        out of the submission, made by `mlpr.grading.stage` as the sandbox's user where there is
+        one), ``work/`` with the data files ``{name: source path}``; owned by the sandbox's user
+        under ``user``. Returns the notes on what the copy left out (the module's docstring)."""
         workdir = Path(workdir)
+        submission = Path(submission)
         shutil.copy(harness, workdir / "harness.py")
-        (workdir / "submission").mkdir()
-        dest = workdir / "submission" / submission.name
-        if submission.is_dir():
-            shutil.copytree(submission, dest, ignore=shutil.ignore_patterns(
-                "__pycache__", ".git", "*.pyc"))
-        else:
-            shutil.copy(submission, dest)
+        (workdir / "submission").mkdir(mode=0o700)
+        uid = uid_for(slot) if _own_user(kind) else None
+        if uid is not None:
+            os.chown(workdir / "submission", uid, uid)
+        notes = _copy(submission, workdir / "submission" / submission.name, uid)
         (workdir / "work").mkdir()
         for name, src in files.items():
             shutil.copy(src, workdir / "work" / name)
@@ -370,16 +765,79 @@ class Sandbox:
                     os.lchown(os.path.join(root, n), uid, uid)
             os.chown(workdir, uid, uid)
             os.chmod(workdir, 0o700)
+        return notes
 
     def _limits(self) -> None:  # runs in the child between fork and exec
+        for procs in self._procs:  # into its cgroups before anything of the submission runs
+            fd = os.open(procs, os.O_WRONLY | os.O_CLOEXEC)
+            try:
+                os.write(fd, b"0")  # "0": the writing process
+            finally:
+                os.close(fd)
         mb = 1 << 20
         lim = self.limits
-        resource.setrlimit(resource.RLIMIT_AS, (lim.memory_mb * mb,) * 2)
+        resource.setrlimit(resource.RLIMIT_AS, (self.rule.per_process_mb * mb,) * 2)
         resource.setrlimit(resource.RLIMIT_CPU, (lim.cpu_seconds,) * 2)
         resource.setrlimit(resource.RLIMIT_FSIZE, (lim.file_mb * mb,) * 2)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if self.kind == "user" or (self.kind == "bubblewrap" and os.geteuid() == 0):
-            resource.setrlimit(resource.RLIMIT_NPROC, (lim.processes,) * 2)
+        if self.rule.processes is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (self.rule.processes,) * 2)
+
+    def _make_groups(self) -> None:
+        """Make this submission's cgroups (memory, and pids where there is a controller) with
+        its limits; the child enters them in `_limits`."""
+        hierarchy, _ = _cgroups()
+        if hierarchy is None:
+            return
+        name = f"mlpr-grading-{os.getpid()}-{self.slot}-{next(_GROUPS)}"
+        memory = self.limits.memory_mb << 20
+        try:
+            for controller, parent in hierarchy.parents.items():
+                d = parent / name
+                if d in self.groups:  # v2: one group for every controller
+                    continue
+                d.mkdir()
+                self.groups.append(d)
+                if hierarchy.version == "v2":
+                    settings = {"memory.max": memory, "memory.swap.max": 0,
+                                "memory.oom.group": 1, "pids.max": self.limits.processes}
+                elif controller == "memory":
+                    settings = {"memory.limit_in_bytes": memory,
+                                "memory.memsw.limit_in_bytes": memory}
+                else:
+                    settings = {"pids.max": self.limits.processes}
+                for key, value in settings.items():
+                    if key in ("memory.max", "memory.limit_in_bytes") or (d / key).exists():
+                        _write(d / key, str(value))
+        except OSError as exc:
+            self._remove_groups()
+            raise RuntimeError(f"the kit could not make the submission's cgroup below "
+                               f"{parent}: {exc}") from None
+        self._procs = [os.fsencode(d / "cgroup.procs") for d in self.groups]
+
+    def _remove_groups(self) -> None:
+        """Kill every process left in this submission's cgroups (also those that left its
+        session), and remove the groups."""
+        deadline = time.monotonic() + 10
+        for d in self.groups:
+            while True:
+                try:
+                    with open(d / "cgroup.procs") as f:
+                        pids = [int(p) for p in f.read().split()]
+                except OSError:
+                    break
+                if not pids:
+                    with contextlib.suppress(OSError):
+                        d.rmdir()
+                    if not d.exists() or time.monotonic() > deadline:
+                        break
+                for pid in pids:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.kill(pid, signal.SIGKILL)
+                if time.monotonic() > deadline:  # a process stuck in the kernel: left behind
+                    break
+                time.sleep(0.01)
+        self.groups, self._procs = [], []
 
     def _env(self, home: str) -> dict:
         return {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
@@ -446,14 +904,21 @@ class Sandbox:
                 cmd = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
                        "--clear-groups", "--no-new-privs"] + cmd
             cwd, env = str(w / "work"), self._env(str(w / "work"))
-        self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, pass_fds=fds,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, start_new_session=True,
-                                     preexec_fn=self._limits)
+        self._make_groups()
+        try:
+            self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, pass_fds=fds,
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL, start_new_session=True,
+                                         preexec_fn=self._limits)
+        except BaseException:
+            self._remove_groups()
+            raise
         return self.proc
 
     def kill(self) -> None:
-        """Kill the process and everything it started (under ``process``: its session only)."""
+        """Kill the process and everything it started: its session, every process of its user
+        id (``user``), every process of its cgroup; remove the cgroup, and under ``user`` what
+        its user id left in world-writable folders (`remove_left_files`)."""
         if self.proc is None:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -466,3 +931,8 @@ class Sandbox:
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=10)
+        self._remove_groups()
+        if _own_user(self.kind):
+            _wait_for_no_process_of(self.uid)
+        if self.kind == "user":
+            remove_left_files(self.uid, keep=self.workdir)
