@@ -638,8 +638,8 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
             reason = _import_failure(hello, import_timeout)
             results = [TaskResult(t.name, t.lab, "failed", 0.0, t.points, message=reason)
                        for t in default.values()]
-            return Report(str(path), results, [], [reason], time.perf_counter() - t0, kind,
-                          seed)
+            return Report(str(path), results, [], [reason] + notes,
+                          time.perf_counter() - t0, kind, seed)
         names = set(child.functions)
         notes += [f"loading the submission: {n}" for n in hello["notes"]]
         if hello["printed"].strip():
