@@ -1,6 +1,10 @@
 # mlpr: the commands of the README (`make lectures`, `make lecture L=...`, `make test`) set
 # themselves up: a fresh clone with Python >= 3.10 and access to PyPI is all they need.
-PYTHON ?= python3
+# the newest python3.N >= 3.10 on the PATH that can make a venv (students' code may use the
+# newest syntax: f-strings nesting quotes need 3.12), else python3; PYTHON=... overrides
+PYTHON ?= $(or $(shell for p in python3.14 python3.13 python3.12 python3.11 python3.10; do \
+	$$p -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))' 2>/dev/null \
+	&& { echo $$p; break; }; done),python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-test

@@ -413,6 +413,21 @@ def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, grad
     assert seconds["hangs"] < 60
     assert f"; Python {python}" in hanging["output"]  # the same Python under the strongest
 
+    # the course's SVM code, which prints its primal loss (a 1-element array) with '%e': a
+    # correct trainer passes in the submissions' environment (numpy < 2.4; the grader's own
+    # numpy may be newer, where that printing raises: test_grading_trust)
+    code = "import numpy; print(numpy.__version__)"
+    version = subprocess.run([str(root / "submission-venv" / "bin" / "python"), "-c", code],
+                             capture_output=True, text=True).stdout.strip()
+    assert tuple(int(x) for x in version.split(".")[:2]) < (2, 4), version
+    r = subprocess.run([str(root / "mlpr-venv" / "bin" / "python"), "-I", "-m", "mlpr.grading",
+                        "--python", str(root / "submission-venv" / "bin" / "python"), "--lab",
+                        "9", "--seed", "7", "--", str(REPO / "tests" / "grading_submissions" /
+                                                      "course_svm_printing.py")],
+                       capture_output=True, text=True, env=_clean_env(), timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "✔ lab 9 · train_dual_SVM_linear" in r.stdout and "primal loss" in r.stdout
+
     # the kit fails (a configuration naming a lab without tasks): score 0 and the reason
     config = root / "source" / autograder.CONFIG_NAME
     good = config.read_text()

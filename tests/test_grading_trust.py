@@ -600,3 +600,108 @@ def test_a_kit_failure_is_the_kits_with_its_traceback(tmp_path, monkeypatch):
     assert "ZeroDivisionError: a bug of the kit" in by["logpdf_GAU_ND"].trace
     assert by["compute_ll"].status == "passed"
     assert "⚠ lab 4 · logpdf_GAU_ND" in formats.format_text([rep])
+
+
+def test_the_courses_printing_under_numpy_2_4_is_explained(tmp_path):
+    """The course's SVM prints its primal loss, a 1-element array, with '%e': numpy >= 2.4
+    refuses it, and the hint says so (with numpy < 2.4, the autograder's submissions'
+    environment, the same file passes: test_autograder)."""
+    import numpy as np
+
+    path = REPO / "tests" / "grading_submissions" / "course_svm_printing.py"
+    (rep,) = grade_all([path], jobs=1, seed=7, labs=[9])
+    by = {r.name: r for r in rep.results}
+    if tuple(int(x) for x in np.__version__.split(".")[:2]) >= (2, 4):
+        r = by["train_dual_SVM_linear"]
+        assert r.status == "failed" and "numpy >= 2.4 no longer converts" in r.hint, r
+    else:
+        assert by["train_dual_SVM_linear"].status == "passed"
+    assert by["train_dual_SVM_kernel"].status == "passed"
+
+
+def test_real_repository_layouts(tmp_path):
+    """The layouts students' repositories really have: lab folders that are packages imported
+    by their siblings (`import lab_05.gaussian`), imports through the repository's own name
+    (`from laboratori.lab_10.gmm import ...`), a subfolder importing from its package's top, lab9
+    beside lab11 (numeric order: lab11's copy is graded), a name assigned only under
+    `if __name__ == "__main__":`, scikit-learn's joblib (its sandbox warning is not the student's
+    printing), and a function returning a tuple whose element is the answer."""
+    repo = tmp_path / "laboratori"
+    wrong = "import numpy as np\n\ndef compute_mu_C(D):\n    return D.mean(1), np.cov(D)\n"
+    files = {
+        "__init__.py": "",
+        "lab_05/__init__.py": "",
+        "lab_05/gaussian.py": HONEST,
+        "lab_07/__init__.py": "",
+        "lab_07/bayes.py": ("import lab_05.gaussian as g\n\n"
+                            "def compute_ll(X, mu, C):\n    return g.compute_ll(X, mu, C)\n"),
+        "lab_10/__init__.py": "",
+        "lab_10/gmm.py": ("import numpy as np\nfrom laboratori.lab_05.gaussian import "
+                          "logpdf_GAU_ND\n\ndef logpdf_GAU_ND_fast(X, mu, C):\n"
+                          "    return logpdf_GAU_ND(X, mu, C)\n"),
+        "lab_10/sub/__init__.py": "",
+        "lab_10/sub/deep.py": ("from lab_10.gmm import logpdf_GAU_ND_fast\n\n"
+                               "def logpdf_GAU_ND_slow(X, mu, C):\n"
+                               "    return logpdf_GAU_ND_fast(X, mu, C)\n"),
+        "lab9/old.py": wrong,
+        "lab11/new.py": ("from lab_05.gaussian import compute_mu_C as _c\n\n"
+                         "def compute_mu_C(D):\n    return _c(D)\n"),
+        "lab12/folds.py": ("import numpy as np\n\n"
+                           "def extract_train_val_folds_from_ary(X, idx):\n"
+                           "    return np.hstack([X[j::KFOLD] for j in range(KFOLD) if j != idx]),"
+                           " X[idx::KFOLD]\n\n"
+                           "if __name__ == '__main__':\n    KFOLD = 5\n"),
+        "lab12/sk.py": ("import numpy as np\n\ndef uniform_cost_matrix(nClasses):\n"
+                        "    from joblib import Parallel, delayed\n"
+                        "    Parallel(n_jobs=2)(delayed(abs)(i) for i in range(2))\n"
+                        "    M = np.ones((nClasses, nClasses)) - np.eye(nClasses)\n"
+                        "    return M, 'done'\n"),
+    }
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    (rep,) = grade_all([repo], jobs=1, seed=5, fail_on_print=True)
+    by = {r.name: r for r in rep.results}
+    for name in ("compute_ll", "logpdf_GAU_ND_fast", "logpdf_GAU_ND_slow", "compute_mu_C"):
+        assert by[name].status == "passed", formats.format_text([rep])
+    assert by["compute_mu_C"].file == "lab11/new.py"
+    folds = by["extract_train_val_folds_from_ary"]
+    assert folds.status == "failed" and "KFOLD is assigned only under if __name__ ==" in \
+        folds.hint and "lab12/folds.py" in folds.hint, formats.format_text([rep])
+    cost = by["uniform_cost_matrix"]
+    assert cost.status == "failed" and not cost.printed, formats.format_text([rep])
+    assert "returns a tuple of 2; its element 0 is the right answer" in cost.hint
+
+
+def test_solution_folders_graded_on_request_and_an_empty_grade_explained(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "Lab4" / "solution").mkdir(parents=True)
+    (repo / "Lab4" / "solution" / "sol.py").write_text(HONEST)
+    (repo / "Lab4" / "mine.py").write_text("def my_density(X, mu, C):\n    return X\n")
+    (rep,) = grade_all([repo], jobs=1, seed=5, labs=None)
+    assert rep.max_score == 0 and any("no task graded (0 / 0 points)" in n and "my_density" in n
+                                      for n in rep.notes), rep.notes
+    (rep,) = grade_all([repo], jobs=1, seed=5, labs=[4], solution_folders=True)
+    assert rep.score == rep.max_score == len(LAB4), formats.format_text([rep])
+
+
+def test_answers_in_the_courses_other_forms(tmp_path):
+    """[w, b] as one vector, the logistic regression's own internal form, is accepted; the GMM's
+    per-component joint log-densities (M x N) are named as the missing logsumexp."""
+    sub = tmp_path / "forms.py"
+    sub.write_text(HONEST + textwrap.dedent('''
+
+        _train = trainLogRegBinary
+
+        def trainLogRegBinary(DTR, LTR, l):
+            w, b = _train(DTR, LTR, l)
+            return np.append(w, b)
+
+        def logpdf_GMM(X, gmm):
+            return np.vstack([logpdf_GAU_ND(X, mu, C) + np.log(w) for w, mu, C in gmm])
+        '''))
+    (rep,) = grade_all([sub], jobs=1, seed=5, labs=[8, 10])
+    by = {r.name: r for r in rep.results}
+    assert by["trainLogRegBinary"].status == "passed", formats.format_text([rep])
+    assert "missing" not in by["logpdf_GMM"].message
+    assert "their logsumexp over the components" in by["logpdf_GMM"].hint, by["logpdf_GMM"]

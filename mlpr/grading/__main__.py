@@ -61,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="fail a task whose function prints (by default what it prints is shown "
                         "beside the result)")
     p.add_argument("--allow-print", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--include-solution-folders", action="store_true",
+                   help="in a repository, grade the files of course-solution folders too "
+                        "(solution/, sol/, soluzione/, ...; by default left out and listed)")
     p.add_argument("--extra", action="store_true",
                    help="also grade the tasks under names of the kit's own (not the course's)")
     p.add_argument("--list", action="store_true", help="list the tasks and exit")
@@ -169,7 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     reports = grade_all(args.submissions, args.jobs, args.seed, labs=labs, mapping=mapping,
                         timeout=args.timeout, isolation=args.isolation,
-                        fail_on_print=args.fail_on_print, extra=args.extra)
+                        fail_on_print=args.fail_on_print, extra=args.extra,
+                        solution_folders=args.include_solution_folders)
     if args.format == "gradescope":
         docs = [formats.format_gradescope(r, args.visibility) for r in reports]
         if len(docs) > 1:

@@ -150,7 +150,9 @@ if ! "$PY" -m venv --clear "$SUBMISSION_VENV"; then
     rm -rf "$TMP"
 fi
 SPIP=("$SUBMISSION_VENV/bin/python" -m pip --no-input --disable-pip-version-check)
-"${SPIP[@]}" install --progress-bar off "${WHEELS[0]}[grading]"
+# numpy < 2.4: the course's code formats 1-element arrays with '%e' (its SVM prints its losses
+# so), which numpy 2.4 refuses (TypeError); a correct trainer must not fail on its printing
+"${SPIP[@]}" install --progress-bar off "${WHEELS[0]}[grading]" "numpy<2.4"
 "${SPIP[@]}" uninstall --yes -q mlpr
 if ! "$SUBMISSION_VENV/bin/python" -I -c \
         'import importlib.util, sys; sys.exit(importlib.util.find_spec("mlpr") is not None)'; then

@@ -437,14 +437,15 @@ def _values_match(got, value, compare) -> bool:
 
 
 def diagnose(got, expected, mistakes: Sequence[Mistake] = (), compare: Callable | None = None,
-             context: dict | None = None) -> str | None:
+             context: dict | None = None, numeric: bool = True) -> str | None:
     """The likely mistake behind a wrong answer, or None.
 
     First the task's known mistakes: each one's answer is computed with mlpr and compared with the
     student's under the case's comparison. Then numeric patterns that any result may show: the
     transposed matrix; a constant ratio N / (N - 1) (the unbiased covariance), 1 / ln 10 or
     1 / ln 2 (another log base), -1 (a sign), 2 or 1/2 (a factor of the formula); a constant
-    offset equal to a prior log-odds (eq. 61, 102, 130); the same values in another order.
+    offset equal to a prior log-odds (eq. 61, 102, 130); the same values in another order
+    (``numeric=False``: the known mistakes only).
     """
     compare = compare or closed_form()
     for m in mistakes:
@@ -454,7 +455,7 @@ def diagnose(got, expected, mistakes: Sequence[Mistake] = (), compare: Callable 
             continue
         if _values_match(got, value, m.compare or compare):
             return m.hint(got) if callable(m.hint) else m.hint
-    return _numeric_hint(got, expected, context or {})
+    return _numeric_hint(got, expected, context or {}) if numeric else None
 
 
 def _numeric_hint(got, expected, context: dict) -> str | None:

@@ -17,6 +17,7 @@ dicts, ``{"$a": i}`` numeric numpy arrays (blob i in ``.npy`` format, read with
 function of the grader's (a kernel) that this process calls back through the channel.
 """
 
+import ast
 import importlib.abc
 import importlib.util
 import inspect
@@ -170,6 +171,40 @@ def _in_solution_folder(f: Path, root: Path) -> bool:
                for part in f.relative_to(root).parts[:-1])
 
 
+def _main_only(f: Path) -> list:
+    """The names that the module ``f`` assigns only under ``if __name__ == "__main__":`` (they
+    do not exist when the module is imported): a function that reads one raises NameError."""
+    try:
+        tree = ast.parse(f.read_bytes())
+    except (SyntaxError, ValueError, OSError):
+        return []
+    top, main = set(), set()
+    for node in tree.body:
+        is_main = isinstance(node, ast.If) and "__main__" in ast.unparse(node.test) and \
+            "__name__" in ast.unparse(node.test)
+        for sub in ast.walk(node) if is_main else [node]:
+            if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+                for t in targets:
+                    names = [n.id for n in ast.walk(t) if isinstance(n, ast.Name)]
+                    (main if is_main else top).update(names)
+            elif isinstance(sub, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+                if not is_main:
+                    top.update(a.asname or a.name for a in getattr(sub, "names", []))
+                    if hasattr(sub, "name") and isinstance(sub.name, str):
+                        top.add(sub.name)
+    return sorted(main - top)[:200]
+
+
+def _package_top(folder: Path, root: Path) -> Path:
+    """The outermost package holding the package ``folder``, never above the submission's own
+    folder ``root``."""
+    top = folder
+    while top != root and (top.parent / "__init__.py").is_file():
+        top = top.parent
+    return top
+
+
 def _syntax(exc: SyntaxError) -> SyntaxError:
     """A SyntaxError located at the student's file and line, saying when a newer Python accepts
     the line (f-strings that nest the same quotes are valid from Python 3.12, PEP 701)."""
@@ -210,9 +245,10 @@ def _import(f: Path, strict: bool, notes: list, root: Path):
 
 
 _FAILED: list = []  # the import errors of the modules left out, in order
+MAIN_ONLY: dict = {}  # name -> the file that assigns it only under `if __name__ == "__main__":`
 
 
-def load(path: Path) -> tuple:
+def load(path: Path, solution_folders: bool = False) -> tuple:
     """Import a submission as its student runs it. Returns ``({name: function}, {name: file},
     notes)``: a function is taken from the module that defines it (the last one when several
     do), never from one that imports it.
@@ -223,20 +259,24 @@ def load(path: Path) -> tuple:
     - a repository of lab folders (no module at its top): each folder holding modules, lab by
       lab in the course's order, with that folder and the repository's root on ``sys.path``
       (``from gmm import *`` and ``import Lab12.solution.bayesRisk`` both work); a module that
-      fails to import is noted and the others are graded; the latest lab's definition wins.
+      fails to import is noted and the others are graded; the latest lab's definition wins;
+      files in course-solution folders are left out and listed, unless ``solution_folders``.
     """
+    top_modules = [] if path.is_file() else sorted(
+        p for p in path.glob("*.py") if p.name != "__init__.py" and not p.name.startswith("test_"))
     if path.is_file():
         groups = [(path.parent, [path])]
-    elif any(path.glob("*.py")):
-        groups = [(path, sorted(p for p in path.glob("*.py") if not p.name.startswith("test_")))]
+    elif top_modules:
+        groups = [(path, top_modules)]
     else:
-        folders = sorted({p.parent for p in path.rglob("*.py") if ".git" not in p.parts},
+        folders = sorted({p.parent for p in path.rglob("*.py") if ".git" not in p.parts
+                          and p.name != "__init__.py" and p.parent != path},
                          key=lambda d: (_lab_order(Path(d.relative_to(path).parts[0])), str(d)))
-        groups = [(d, sorted(p for p in d.glob("*.py") if not p.name.startswith("test_")))
-                  for d in folders]
-    repository = path.is_dir() and not any(path.glob("*.py"))
+        groups = [(d, sorted(p for p in d.glob("*.py") if not p.name.startswith("test_")
+                             and p.name != "__init__.py")) for d in folders]
+    repository = path.is_dir() and not top_modules
     notes: list = []
-    if repository:  # the course's solutions are not the student's work
+    if repository and not solution_folders:  # the course's solutions are not the student's
         left = [f for _, files in groups for f in files if _in_solution_folder(f, path)]
         for f in left[:10]:
             notes.append(f"left out: {f.relative_to(path)}, a course-solution folder")
@@ -247,6 +287,12 @@ def load(path: Path) -> tuple:
         raise ImportError(f"{path.name} holds no .py module" + (
             " outside course-solution folders" if repository and notes else ""))
     folders = {str(d) for d, _ in groups} | {str(path)}  # only the current lab's on the path
+    # imports through a package (`import lab_05.x` from a sibling lab whose folders have an
+    # __init__.py, `from laboratori.lab10.GMM import GMM` through the repository's own name)
+    # find it from the folder above the package's top, and from the folder above the submission
+    tops = {str(_package_top(d, path).parent) for d, _ in groups
+            if (d / "__init__.py").is_file()} | {str(path.parent)}
+    sys.path += sorted(t for t in tops if t not in sys.path)
     functions, origin = {}, {}
     places: dict = {}  # function -> the places that define it, in grading order
     for folder, files in groups:
@@ -264,6 +310,8 @@ def load(path: Path) -> tuple:
             if module is None:
                 continue
             where = str(f.relative_to(path)) if repository else f.name
+            for name in _main_only(f):
+                MAIN_ONLY.setdefault(name, where)
             for key, value in vars(module).items():
                 if key.startswith("_") or not inspect.isfunction(value):
                     continue
@@ -406,14 +454,15 @@ def main() -> None:
     channel = _Channel()
     sys.meta_path.insert(0, _NoReference())
     try:
-        functions, origin, notes = load(submission)
+        functions, origin, notes = load(
+            submission, os.environ.get("MLPR_GRADE_SOLUTION_FOLDERS") == "1")
     except BaseException as exc:  # the submission's top level: anything may happen there
         channel.send({"op": "hello", "ok": False, "type": type(exc).__name__,
                       "message": str(exc)[:2000], "where": _where(exc),
                       "printed": channel.printed()})
         return
     channel.send({"op": "hello", "ok": True, "notes": notes, "printed": channel.printed(),
-                  "origin": origin,
+                  "origin": origin, "main_only": MAIN_ONLY,
                   "uses": {k: uses(f, functions) for k, f in functions.items()},
                   "functions": {k: _signature(f) for k, f in functions.items()}})
     while True:

@@ -174,7 +174,14 @@ def _hello_fields(header: dict) -> dict:
             "origin": {k[:200]: _text(v, 200) for k, v in list(origin.items())[:5000]},
             "uses": {k[:200]: _texts(v, 100, 200) for k, v in list(uses.items())[:5000]},
             "notes": _texts(header.get("notes"), 20, 300),
+            "main_only": {k[:100]: _text(v, 200)
+                          for k, v in list(_dict(header.get("main_only")).items())[:200]},
             "printed": _text(header.get("printed"), 8000)}
+
+
+def _dict(x) -> dict:
+    """An untrusted field that should be a dict with string keys: its string-keyed items."""
+    return {k: v for k, v in x.items() if type(k) is str} if type(x) is dict else {}
 
 
 class Child:
@@ -182,10 +189,10 @@ class Child:
     printed and opened since the last `take`."""
 
     def __init__(self, kind: str, workdir: Path, submission_name: str, slot: int,
-                 limits: sandbox.Limits):
+                 limits: sandbox.Limits, env: dict | None = None):
         to_child_r, self._out = os.pipe()
         self._in, from_child_w = os.pipe()
-        self.box = sandbox.Sandbox(kind, workdir, submission_name, slot, limits)
+        self.box = sandbox.Sandbox(kind, workdir, submission_name, slot, limits, env)
         try:
             self.box.start((to_child_r, from_child_w))
         finally:
@@ -196,6 +203,7 @@ class Child:
         self.printed: list = []
         self.opened: list = []
         self.functions: dict = {}
+        self.main_only: dict = {}
         self.callbacks: list = []  # the grader's functions the current task passed (kernels)
 
     # -- the channel
@@ -275,6 +283,7 @@ class Child:
             raise ChildGone("the submission's process did not answer as the harness does")
         hello = _hello_fields(header)
         self.functions = hello["functions"]
+        self.main_only = hello.get("main_only", {})
         return hello
 
     def function(self, name: str) -> RemoteFunction:
@@ -377,9 +386,28 @@ def _as_raised(exc: Exception) -> StudentRaised:
     return StudentRaised(type(exc).__name__, str(exc), where)
 
 
+#: numpy >= 2.4's refusal to convert a 1-element array to a Python scalar ('%e' % array,
+#: float(array)), which the course's code relies on when it prints
+_SCALAR_REFUSAL = "only 0-dimensional arrays can be converted to Python scalars"
+
+
 def _explain_raised(fn, exc: StudentRaised, case: Case) -> tuple:
     where = f" (at {exc.where})" if exc.where else ""
     msg = f"raised {exc.type_name}: {exc.message}{where}"
+    main_only = getattr(getattr(fn, "child", None), "main_only", {})
+    if exc.type_name == "NameError":
+        name = exc.message.split("'")[1] if exc.message.count("'") >= 2 else ""
+        if name in main_only:
+            return (msg, f"{name} is assigned only under if __name__ == '__main__': in "
+                         f"{main_only[name]}, which does not run when the module is imported "
+                         f"(as the kit imports it); define {name} at the module's top level, or "
+                         f"pass it as an argument")
+    if exc.type_name == "TypeError" and _SCALAR_REFUSAL in exc.message:
+        return (msg, "numpy >= 2.4 no longer converts a 1-element array to a float ('%e' % "
+                     "array, float(array)), which the course's code does when it prints; write "
+                     "array.item() or array[0], or grade with the numpy the course's code runs "
+                     "on (python -m mlpr.grading --python PATH, an environment with numpy < "
+                     "2.4, as the Gradescope autograder's submissions' environment has)")
     if exc.type_name == "TypeError" and ("argument" in exc.message or
                                          "positional" in exc.message):
         if isinstance(fn, RemoteFunction):
@@ -420,25 +448,41 @@ def run_case(fn, case: Case, task: Task | None = None) -> Comparison:
         result = compare(got, case.expected)
     except StudentRaised as exc:  # a function the student's function returned
         raise Fail(f"the function it returned raised {exc.type_name}: {exc.message}") from None
-    except Fail as exc:
-        if exc.hint is None and case.post is None:
-            exc.hint = _safe_diagnose(out, case, compare)
+    except Fail as exc:  # the answer's form is wrong: a known mistake of that form first
+        if case.post is None:
+            exc.hint = (_safe_diagnose(out, case, compare, numeric=False) or exc.hint
+                        or _safe_diagnose(out, case, compare) or _tuple_hint(out, case, compare))
         raise
     except (ChildGone, KitError):
         raise
     except Exception as exc:  # the kit could not read this value: the value's doing
         raise Fail(unreadable(out, exc)) from None
     if not result.ok:
-        hint = _safe_diagnose(got, case, compare)
+        hint = _safe_diagnose(got, case, compare) or (
+            _tuple_hint(out, case, compare) if case.post is None else None)
         raise Fail(f"{result.detail} {result.err:.3g} > tolerance {result.tol:.3g}", hint=hint,
                    err=result.err, tol=result.tol)
     return result
 
 
-def _safe_diagnose(got, case: Case, compare) -> str | None:
+def _tuple_hint(out, case: Case, compare) -> str | None:
+    """When the answer is a tuple or list one of whose elements is the right answer: say so."""
+    if not isinstance(out, (tuple, list)) or not 1 < len(out) <= 10:
+        return None
+    for k, item in enumerate(out):
+        try:
+            if compare(item, case.expected).ok:
+                return (f"returns a {type(out).__name__} of {len(out)}; its element {k} is the "
+                        f"right answer: return only that")
+        except Exception:  # an element of another form
+            continue
+    return None
+
+
+def _safe_diagnose(got, case: Case, compare, numeric: bool = True) -> str | None:
     """`diagnose`, with any exception that the student's value causes there giving no hint."""
     try:
-        return diagnose(got, case.expected, case.mistakes, compare, case.context)
+        return diagnose(got, case.expected, case.mistakes, compare, case.context, numeric)
     except (ChildGone, KitError):
         raise
     except StudentRaised:
@@ -574,7 +618,7 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
           timeout: float = TASK_TIMEOUT, import_timeout: float = IMPORT_TIMEOUT,
           isolation: str = "auto", fail_on_print: bool = False, slot: int = 0,
           limits: sandbox.Limits | None = None, seed: int | None = None,
-          extra: bool = False) -> Report:
+          extra: bool = False, solution_folders: bool = False) -> Report:
     """Grade one submission in a sandboxed process of its own.
 
     Parameters
@@ -602,6 +646,9 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
         `mlpr.grading.catalogue.set_seed` before grading).
     extra : bool
         Also grade the tasks under names of the kit's own (`Task.extra`).
+    solution_folders : bool
+        Grade the files of a repository's course-solution folders too (``solution/``,
+        ``sol/``, ``soluzione/``, ...): by default they are left out and listed.
     """
     t0 = time.perf_counter()
     mapping = dict(mapping or {})
@@ -622,7 +669,8 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
         notes += sandbox.Sandbox.stage(kind, workdir, HARNESS, path, _data_files(catalogue), slot)
 
         def start() -> tuple:
-            child = Child(kind, workdir, path.name, slot, limits or sandbox.Limits())
+            child = Child(kind, workdir, path.name, slot, limits or sandbox.Limits(),
+                          {"MLPR_GRADE_SOLUTION_FOLDERS": "1"} if solution_folders else None)
             try:
                 return child, child.hello(import_timeout)
             except ChildGone as exc:
@@ -655,6 +703,14 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
         chosen = [t for t in default.values() if labs is not None or t.function_name in present]
         not_written = sorted({t.function_name for t in default.values()} - present) \
             if labs is None else []
+        if not chosen:
+            shown = ", ".join(sorted(n for n in names if not n.startswith("_"))[:8]) or \
+                "no public function"
+            notes.append(f"no task graded (0 / 0 points): the submission defines none of the "
+                         f"course's functions under the course's names (it defines {shown}); "
+                         f"python -m mlpr.grading --list names them, "
+                         f"--map COURSE=YOURS maps yours, --lab N grades a lab's tasks (a "
+                         f"missing function then counts 0)")
         for task in chosen:
             f = task.function_name
             if f not in present:
