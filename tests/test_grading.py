@@ -238,8 +238,8 @@ MISTAKES = {
                                              bounds=[(0, C)] * X.shape[1])[0]
             w_hat = (vrow(a * Z) * X).sum(1)
             return w_hat[:-1], w_hat[-1] * K
-        """, "the optimiser stopped early (the labs call scipy.optimize.fmin_l_bfgs_b(..., "
-             "factr=1.0)"),
+        """, "the optimiser stopped early (the labs' SVM calls scipy.optimize.fmin_l_bfgs_b("
+             "..., factr=1.0)"),
     "eigenvectors in ascending order": ("compute_pca", """
         def compute_pca(D, m):
             mu, C = compute_mu_C(D)

@@ -4,8 +4,9 @@ the data a run drew.
 Two solutions written independently of each other are graded under `SEEDS` seeds on every
 optimiser task (logistic regression, its prior-weighted variants, the SVMs, EM and LBG):
 ``course_style.py`` (its SVM restarts L-BFGS-B from where it stopped) and ``course_plain.py``
-(the labs' code as the course's published solutions write it: one ``fmin_l_bfgs_b`` call with
-``factr=1.0`` for every optimiser, nothing else). Before the kit kept only the draws on which the
+(the labs' code as the course's published solutions write it: one ``fmin_l_bfgs_b`` call for
+every optimiser, scipy's default stopping rule for the logistic regressions and ``factr=1.0``
+for the SVM duals, nothing else). Before the kit kept only the draws on which the
 labs' own solver reaches the tolerance (`mlpr.grading.catalogue._fair_draws`), the single call
 failed ``train_dual_SVM_linear`` on seeds 3, 7, 18, 29, 34, 35 and ``train_dual_SVM_kernel`` on
 seed 13 of seeds 0-39; those seeds are among the ones graded here.
