@@ -381,9 +381,10 @@ def test_optimiser_results_are_compared_by_the_objective(tmp_path):
 
         def trainLogRegBinary(DTR, LTR, l):
             w, b = _lr(DTR, LTR, l)
-            return w + 1e-5, b
+            return w + 2e-4, b
         """
-    # objective 1e-9 above the minimum (within 2e-8), but the gradient shows it is no minimum
+    # at lambda = 0.1 the objective is 2e-6 above the minimum (5 times inside its tolerance), but
+    # the gradient (3.7e-3, 3.7 times its tolerance) shows it is no minimum
     r = grade_task(submission(tmp_path, code), "trainLogRegBinary")
     assert r.status == "failed" and "gradient at the student's point" in r.message, r
     r = grade_task(submission(tmp_path, name="ok.py"), "trainLogRegBinary")

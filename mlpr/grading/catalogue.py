@@ -95,8 +95,11 @@ RTOL_OBJECTIVE = 1e-5
 #: (``factr=1.0``) stops up to 2.8e-6 above the minimum over 60 seeded cases (10 times below); the
 #: default ``factr=1e7`` stops 1.3e-4 and more above it.
 RTOL_SVM_LINEAR = 3e-5
-#: Largest gradient entry accepted at a student's LR point (L-BFGS-B's pgtol is 1e-5).
-GRAD_TOL = 1e-4
+#: Largest gradient entry accepted at a student's LR point. The labs' own LR code (one
+#: fmin_l_bfgs_b call with scipy's default factr = 1e7, which stops on the objective's relative
+#: decrease, not on pgtol) leaves gradients up to 1.3e-4 on the kit's cases (800 cases of 200
+#: seeds: median 3.8e-6, 99th percentile 4.8e-5): 7.5 times below.
+GRAD_TOL = 1e-3
 #: GMM log-densities after EM to convergence (the stopping rule leaves ~1e-8 differences).
 RTOL_EM = 1e-6
 
