@@ -183,10 +183,31 @@ class Lecture:
                   file=sys.stderr)
             sys.exit(2)
         self.results["student"] = str(path)
+        sys.excepthook = self._student_stopped
         print(f"student mode: your functions from {path} replace mlpr's where this lecture uses "
               f"a function that a lab asks you to write")
         for note in submission.notes:
             print(f"note: {note}")
+
+    def _student_stopped(self, kind, exc, tb) -> None:
+        """Student mode: the lecture cannot go on (mlpr, working on what the student's code
+        computed, refused it): say where and why in one line, then compare the student's
+        functions with mlpr's as far as the run got, and exit 1."""
+        import traceback
+
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, exc, tb)
+            return
+        frames = [f for f in traceback.extract_tb(tb) if f.filename.endswith("run.py")]
+        where = f" (lectures/{self.name}/run.py, line {frames[-1].lineno})" if frames else ""
+        print(f"\nthe lecture stopped{where}: {kind.__name__}: {exc}\n(its inputs there were "
+              f"computed with your functions: the comparison below says which differ)",
+              file=sys.stderr)
+        self.results["student_stopped"] = f"{kind.__name__}: {exc}"
+        try:
+            self._student_summary()
+        finally:
+            sys.exit(1)
 
     def use(self, *functions):
         """The functions the lecture computes with: mlpr's, or in student mode the student's
@@ -422,9 +443,43 @@ class Lecture:
             print(f"MISMATCH with the reference: {', '.join(self.failures)}", file=sys.stderr)
             sys.exit(1)
 
+    def _student_audits(self) -> list:
+        """Student mode: each of the student's functions against mlpr's on this lecture's own
+        inputs (`mlpr.grading.student.Audit`); printed, written to results.json, and the failed
+        ones returned."""
+        from mlpr.grading.student import AUDIT_CALLS
+
+        measures = {"objective": "objective above mlpr's minimum, relative",
+                    "subspace": "distance from mlpr's subspace",
+                    "values": "largest difference from mlpr's, relative to its scale",
+                    "lloyd": "distance from a fixed point of Lloyd's iteration, relative"}
+        audits = [a for a in self.student.audits.values() if a.calls or a.rule == "none"]
+        if not audits:
+            return []
+        print(f"\nYour functions against mlpr's, on this lecture's own inputs (the first "
+              f"{AUDIT_CALLS} calls of each):")
+        failed = []
+        for a in audits:
+            if a.rule == "none":
+                print(f"  {a.who} (for {a.function}): not compared")
+                continue
+            verdict = "DIFFERS" if a.failed else "agrees"
+            detail = f": {a.detail}" if a.detail else ""
+            print(f"  {a.who} (for {a.function}): {verdict}, {measures[a.rule]} {a.err:.2g} "
+                  f"(tol {a.tol:g}){detail}")
+            if a.failed:
+                failed.append(a)
+        self.results["student_audits"] = [
+            {"function": a.function, "yours": a.names, "rule": a.rule, "err": a.err,
+             "tol": a.tol, "calls": a.calls, "agrees": not a.failed, "detail": a.detail}
+            for a in audits]
+        return failed
+
     def _student_summary(self) -> None:
-        """Student mode: how many of the references that mlpr reproduces in this mode the
-        student's code reproduced; exit 1 when it missed one."""
+        """Student mode: each of the student's functions against mlpr's on the lecture's inputs,
+        and how many of the references that mlpr reproduces in this mode the student's code
+        reproduced; exit 1 when a function differs or a reference is missed."""
+        differs = self._student_audits()
         counted = [c for c in self.student_checks if c.get("counted")]
         ok = [c for c in counted if c["status"] == "ok"]
         skipped = [c for c in self.student_checks if c["status"] == "skipped"]
@@ -436,11 +491,16 @@ class Lecture:
             print(f"  missed: {c['what']}")
         self.results["student_summary"] = {"reproduced": len(ok), "counted": len(counted),
                                            "skipped": len(skipped),
-                                           "missed": [c["what"] for c in missed]}
+                                           "missed": [c["what"] for c in missed],
+                                           "differs": [a.function for a in differs]}
         with open(self.out / "results.json", "w") as f:
             json.dump(self.results, f, indent=1)
+        for a in differs:
+            print(f"{a.who} differs from mlpr's {a.function} on this lecture's inputs",
+                  file=sys.stderr)
         if missed:
             print("your code misses references that mlpr reproduces", file=sys.stderr)
+        if missed or differs:
             sys.exit(1)
 
 

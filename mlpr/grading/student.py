@@ -27,7 +27,8 @@ import numpy as np
 
 from mlpr.grading.framework import classifier_from_hparams, gmm_from_list
 
-__all__ = ["Submission", "load_submission", "StudentCode", "StudentFailure", "adapted_functions"]
+__all__ = ["Submission", "load_submission", "StudentCode", "StudentFailure", "Audit",
+           "adapted_functions", "AUDIT_CALLS", "RTOL_AUDIT"]
 
 # ------------------------------------------------------------------------------------------------
 # submissions
@@ -129,6 +130,10 @@ class StudentCode:
         self.replaced: dict = {}
         #: the mlpr functions used as they are: ``{mlpr name: [course names the file lacks]}``
         self.fallbacks: dict = {}
+        #: each replaced function's agreement with mlpr on the lecture's own inputs (`Audit`)
+        self.audits: dict = {}
+        self._auditing = False
+        self._current: set = set()  # the course functions the current replacement called
 
     def has(self, name: str) -> bool:
         return name in self.functions
@@ -137,8 +142,10 @@ class StudentCode:
         """Call the submission's ``name`` on copies of the arguments; `StudentFailure` if it
         raises."""
         f = self.functions[name]
-        for kind in self._calls:
-            self._calls[kind].add(name)
+        if not self._auditing:  # the audit's own calls belong to no check
+            for kind in self._calls:
+                self._calls[kind].add(name)
+            self._current.add(name)
         try:
             return f(*copy.deepcopy(args), **copy.deepcopy(kwargs))
         except Exception as exc:
@@ -166,16 +173,61 @@ class StudentCode:
 
         @functools.wraps(f)
         def replacement(*args, **kwargs):
+            self._current = set()
             try:
-                return adapted(*args, **kwargs)
-            except StudentFailure as exc:
+                out = adapted(*args, **kwargs)
+            except StudentFailure as exc:  # it raised, or returned what cannot be used: wrong
                 self._fail(str(exc))
+                audit = self.audits.setdefault(f.__name__, Audit(f.__name__, [], *_AUDIT_RULES.get(
+                    f.__name__, ("values", RTOL_AUDIT))))
+                if not audit.failed:
+                    audit.failed, audit.err, audit.detail = True, math.inf, exc.reason
+                    audit.names = [exc.function]
+                    audit.calls += 1
             except _Unsupported as exc:
                 self._fail(f"cannot serve {f.__name__}(...): {exc}")
+            else:
+                self._audit(f, out, args, kwargs)
+                return out
             return f(*args, **kwargs)
 
         self.replaced[f.__name__] = [n for alt in needs for n in alt if self.has(n)]
         return replacement
+
+    def _audit(self, f: Callable, out, args: tuple, kwargs: dict,
+               names: list | None = None) -> None:
+        """Compare the student's answer with mlpr's ``f`` on the same inputs (the first
+        `AUDIT_CALLS` calls of each function): the verdict that tells a right function from a
+        wrong one on the lecture's own data, whatever its references. ``names``: the student's
+        functions that computed ``out`` (default: those the current replacement called). A call
+        whose inputs mlpr refuses (they came from another of the student's functions) is not
+        compared."""
+        name = f.__name__
+        rule = _AUDIT_RULES.get(name, ("values", RTOL_AUDIT))
+        audit = self.audits.setdefault(name, Audit(name, [], rule[0], rule[1]))
+        fed = set(names) if names is not None else self._current
+        audit.names = sorted(set(audit.names) | fed)  # the functions that fed it
+        if rule[0] == "none" or audit.calls >= AUDIT_CALLS or audit.failed:
+            return
+        self._auditing = True
+        try:
+            try:
+                ref = f(*copy.deepcopy(args), **copy.deepcopy(kwargs))
+            except Exception:  # mlpr refuses these inputs: this call tells nothing
+                return
+            audit.calls += 1
+            err = _disagreement(out, ref, args, rule[0])
+        except StudentFailure as exc:
+            err, audit.detail = math.inf, str(exc)
+        except Exception as exc:  # the student's answer cannot be compared
+            err = math.inf
+            audit.detail = f"cannot be compared with mlpr's ({type(exc).__name__}: {exc})"
+        finally:
+            self._auditing = False
+        audit.err = max(audit.err, err)
+        if not err <= audit.tol:
+            audit.failed = True
+            audit.names = sorted(fed) or audit.names  # the call that differed
 
     def _fail(self, reason: str) -> None:
         for kind in self._failures:
@@ -193,6 +245,123 @@ class StudentCode:
         self._calls[kind].clear()
         self._failures[kind].clear()
         return called, failures
+
+
+#: Calls of each replaced function compared with mlpr's (`StudentCode._audit`): two catch a
+#: wrong formula and keep the cost of a full-mode lecture within a few percent.
+AUDIT_CALLS = 2
+#: Tolerance of closed forms: two correct float64 implementations of the course's formulas agree
+#: to 1e-13 on the lectures' data; every formula mistake is far above.
+RTOL_AUDIT = 1e-8
+#: How each replaced function is compared with mlpr's, and at what tolerance: "values" (arrays,
+#: numbers, decisions and models by their scores on the call's data, relative to their scale),
+#: "objective" (an optimiser's point by the objective there, relative excess over mlpr's: the
+#: labs' L-BFGS-B stops 3e-7 (LR) and 3e-6 (the SVM dual) above it at most on the kit's cases,
+#: the kit's tolerances are 1e-5 and 3e-5), "subspace" (projections up to their basis), "none".
+_AUDIT_RULES = {
+    "train_logreg_binary": ("objective", 1e-5),
+    "train_svm_linear": ("objective", 3e-5),
+    # the scoring function is all the course's kernel SVM returns: its scores on the training
+    # data, which the optimum fixes; the labs' dual stops within 1e-3 of them relative to scale
+    "train_svm_kernel": ("values", 1e-2),
+    "fit_pca": ("subspace", 1e-6),
+    "fit_lda": ("subspace", 1e-6),
+    "train_lda_binary": ("subspace", 1e-6),
+    # EM to convergence: the stopping rule (1e-6 on the average log-likelihood) leaves 1e-8
+    "train_gmm_em": ("values", 1e-6),
+    "train_gmm_lbg": ("values", 1e-6),
+    "lbg_gmm_classifiers": ("values", 1e-6),
+    # its random start makes any fixed point of Lloyd's iteration right: every sample at its
+    # nearest centroid (eq. 197), every centroid the mean of its cluster (relative to the scale)
+    "kmeans": ("lloyd", RTOL_AUDIT),
+}
+
+
+@dataclasses.dataclass
+class Audit:
+    """One replaced function's agreement with mlpr: the worst measured disagreement ``err``
+    over the compared calls against ``tol``, by the ``rule`` of `_AUDIT_RULES`."""
+
+    function: str
+    names: list
+    rule: str
+    tol: float
+    calls: int = 0
+    err: float = 0.0
+    failed: bool = False
+    detail: str = ""
+
+    @property
+    def who(self) -> str:
+        """The student's functions behind it: ``your trainLogRegBinary``."""
+        return "your " + ", ".join(self.names)
+
+
+def _disagreement(out, ref, args: tuple, rule: str) -> float:
+    """How far the student's answer ``out`` is from mlpr's ``ref`` under ``rule``: 0 when they
+    agree exactly, in units relative to the answer's scale."""
+    if rule == "objective":
+        a = getattr(out, "objective", getattr(out, "primal_objective", None))
+        b = getattr(ref, "objective", getattr(ref, "primal_objective", None))
+        return max(0.0, (float(a) - float(b)) / max(abs(float(b)), 1e-12))
+    if rule == "subspace":
+        A = np.asarray(getattr(out, "P", getattr(out, "w", None)), dtype=np.float64)
+        B = np.asarray(getattr(ref, "P", getattr(ref, "W", getattr(ref, "w", None))),
+                       dtype=np.float64)
+        A, B = A.reshape(A.shape[0], -1), B.reshape(B.shape[0], -1)
+        Q = np.linalg.qr(B)[0]
+        residual = A - Q @ (Q.T @ A)
+        return float(np.max(np.linalg.norm(residual, axis=0) / np.linalg.norm(A, axis=0)))
+    data = next((a for a in args if isinstance(a, np.ndarray) and a.ndim == 2), None)
+    if rule == "lloyd":
+        return _lloyd_residual(np.asarray(data, dtype=np.float64), out[0], out[1])
+    return _values_apart(out, ref, data)
+
+
+def _lloyd_residual(X: np.ndarray, cent: np.ndarray, lab: np.ndarray) -> float:
+    """How far K-means' answer is from a fixed point of Lloyd's iteration: inf when a sample is
+    not at its nearest centroid, else the largest distance of a centroid from the mean of its
+    cluster, relative to the data's scale."""
+    d2 = ((X[:, :, None] - cent[:, None, :]) ** 2).sum(axis=0)
+    rows = np.arange(X.shape[1])
+    if np.any(d2[rows, lab] > d2.min(axis=1) * (1 + 1e-12) + 1e-12):
+        return math.inf
+    means = np.stack([X[:, lab == k].mean(axis=1) if np.any(lab == k) else cent[:, k]
+                      for k in range(cent.shape[1])], axis=1)
+    return float(np.abs(means - cent).max() / max(np.abs(X).max(), 1e-300))
+
+
+def _values_apart(out, ref, data) -> float:
+    if isinstance(ref, dict):
+        return max((_values_apart(out[k], ref[k], data) for k in ref), default=0.0)
+    if isinstance(ref, (tuple, list)) and not np.isscalar(ref):
+        if len(out) != len(ref):
+            return math.inf
+        return max((_values_apart(o, r, data) for o, r in zip(out, ref)), default=0.0)
+    if hasattr(ref, "scores") and data is not None:
+        cols = data[:, :: max(1, data.shape[1] // 2000)]
+        out, ref = out.scores(cols), ref.scores(cols)
+    elif hasattr(ref, "to_list"):  # a GMM without data: its parameters
+        out, ref = _gmm_rows(out), _gmm_rows(ref)
+    exact = np.asarray(ref).dtype.kind in "iub"
+    s, r = np.asarray(out, dtype=np.float64), np.asarray(ref, dtype=np.float64)
+    if s.shape != r.shape:
+        return math.inf
+    if exact:
+        return float(np.sum(s != r))  # decisions and counts: exactly
+    finite = np.isfinite(r)
+    if not np.array_equal(finite, np.isfinite(s)) or not np.array_equal(s[~finite], r[~finite]):
+        return math.inf
+    if not finite.any():
+        return 0.0
+    scale = np.abs(r[finite]).max()
+    return float(np.max(np.abs(s[finite] - r[finite])) / max(scale, 1e-300))
+
+
+def _gmm_rows(g) -> np.ndarray:
+    """A GMM's components as rows (w, mu, C), sorted: the order of the components is free."""
+    rows = [np.concatenate([[w], np.ravel(mu), np.ravel(C)]) for w, mu, C in g.to_list()]
+    return np.array(sorted(rows, key=lambda r: tuple(np.round(r, 6))))
 
 
 class _Unsupported(Exception):
@@ -332,6 +501,12 @@ def _logpdf(code, f):
     return logpdf_GAU_ND
 
 
+def projection(P, X) -> np.ndarray:
+    """The data projected on the columns of P, P^T X (eq. 32): what apply_pca and apply_lda
+    compute."""
+    return np.asarray(P, dtype=np.float64).T @ np.asarray(X, dtype=np.float64)
+
+
 @dataclasses.dataclass(frozen=True)
 class _Projection:
     """A projection learned by the submission: ``P`` (D, m) and its ``transform``; for PCA also
@@ -376,7 +551,9 @@ def _fit_pca(code, f):
         apply = None
         if code.has("apply_pca"):
             def apply(P, X):
-                return np.asarray(code.call("apply_pca", P, X), dtype=np.float64)
+                Y = np.asarray(code.call("apply_pca", P, X), dtype=np.float64)
+                code._audit(projection, Y, (P, X), {}, ["apply_pca"])
+                return Y
         Xc = X - X.mean(axis=1, keepdims=True)
         Y = P.T @ Xc
         return _Projection(P, apply, np.sum(Y * Y, axis=1) / X.shape[1],
@@ -400,7 +577,9 @@ def _fit_lda(code, f):
         apply = None
         if code.has("apply_lda"):
             def apply(W, X):
-                return np.asarray(code.call("apply_lda", W, X), dtype=np.float64)
+                Y = np.asarray(code.call("apply_lda", W, X), dtype=np.float64)
+                code._audit(projection, Y, (W, X), {}, ["apply_lda"])
+                return Y
         return _Projection(W, apply)
     return fit_lda
 
@@ -685,10 +864,15 @@ def _train_gmm_em(code, f):
             # the course's loop (its stopping rule: a gain of the average log-likelihood below
             # epsLLAverage) over the submission's own EM step: the history is the student's
             history = [_mean_ll(code, X, g)]
+            from mlpr.gmm import em_step as mlpr_em_step
+
             for _ in range(max_iter):
                 out = code.call("train_GMM_EM_Iteration", X, g.to_list(),
                                 covType=_COV[cov_type], psiEig=psi)
-                g = _student_gmm(out, "train_GMM_EM_Iteration")
+                step = _student_gmm(out, "train_GMM_EM_Iteration")
+                code._audit(mlpr_em_step, step, (X, g, cov_type, psi), {},
+                            ["train_GMM_EM_Iteration"])
+                g = step
                 history.append(_mean_ll(code, X, g))
                 if history[-1] - history[-2] < tol:
                     break
@@ -726,13 +910,17 @@ def _lbg_start(code, X, cov_type: str, psi):
             raise StudentFailure("compute_mu_C", "did not return (mu, C)")
         mu = _vector(out[0], X.shape[0], "compute_mu_C", "mu").reshape(-1, 1)
         C = np.asarray(out[1], dtype=np.float64).reshape(X.shape[0], X.shape[0])
+        code._audit(compute_mu_C, (mu, C), (X,), {}, ["compute_mu_C"])
     else:
         mu, C = compute_mu_C(X)
     if cov_type == "diagonal":
         C = np.diag(np.diag(C))
-    if psi is not None:
-        C = (np.asarray(code.call("smooth_covariance_matrix", C, psi), dtype=np.float64)
-             if code.has("smooth_covariance_matrix") else floor_covariance(C, psi))
+    if psi is not None and code.has("smooth_covariance_matrix"):
+        floored = np.asarray(code.call("smooth_covariance_matrix", C, psi), dtype=np.float64)
+        code._audit(floor_covariance, floored, (C, psi), {}, ["smooth_covariance_matrix"])
+        C = floored
+    elif psi is not None:
+        C = floor_covariance(C, psi)
     return gmm_from_list([(1.0, mu, C)])
 
 
@@ -745,6 +933,8 @@ def _train_gmm_lbg(code, f):
         if set(kwargs) - {"method", "solver"}:
             raise _Unsupported(f"no counterpart of {', '.join(kwargs)}")
         X = np.asarray(D, dtype=np.float64)
+        from mlpr.gmm import split_gmm as mlpr_split_gmm
+
         if code.has("split_GMM_LBG") and code.has("train_GMM_EM_Iteration"):
             # the course's LBG loop over the submission's own split and EM step: every model
             # and every history is the student's
@@ -753,8 +943,9 @@ def _train_gmm_lbg(code, f):
             while models[-1].n_components < n_components:
                 out = code.call("split_GMM_LBG", models[-1].to_list(), alpha,
                                 **_quiet(code, "split_GMM_LBG"))
-                g, history = em(X, _student_gmm(out, "split_GMM_LBG").to_list(), cov_type, psi,
-                                tol, max_iter=max_iter)
+                split = _student_gmm(out, "split_GMM_LBG")
+                code._audit(mlpr_split_gmm, split, (models[-1], alpha), {}, ["split_GMM_LBG"])
+                g, history = em(X, split.to_list(), cov_type, psi, tol, max_iter=max_iter)
                 models.append(g)
                 histories.append(history)
             return (models, histories) if return_history else models
