@@ -112,8 +112,10 @@ class Lecture:
                             help="deterministic MNIST subsample, runs in seconds (used by the "
                                  "tests); references are printed, not enforced; a lecture "
                                  "without MNIST runs the same in both modes")
-        parser.add_argument("--out", type=Path, default=REPO / "figures" / name,
-                            help=f"folder for figures and results.json (default figures/{name})")
+        parser.add_argument("--out", type=Path, default=None,
+                            help=f"folder for figures and results.json (default figures/{name}); "
+                                 f"with --student the default is figures/student/{name}, so that a "
+                                 f"student's run never writes over the instructor's figures")
         parser.add_argument("--show", action="store_true",
                             help="also open figure windows (needs a display; without one the "
                                  "figures are only saved)")
@@ -138,7 +140,8 @@ class Lecture:
         self.formats: list[str] = [f for f in dict.fromkeys(formats) if f != "png"]
         self.name = name
         self.quick: bool = args.quick
-        self.out: Path = args.out
+        default_out = REPO / "figures" / ("student" if args.student is not None else "") / name
+        self.out: Path = args.out if args.out is not None else default_out
         self.out.mkdir(parents=True, exist_ok=True)
         self.show: bool = args.show and _interactive_backend(self.out)
         #: how the MNIST data of this run are described in headings and figure titles
@@ -157,6 +160,8 @@ class Lecture:
               flush=True)
         self.student = None
         self.student_checks: list[dict] = []
+        self.student_tagged = 0  # the lines printed with "[your code: ...]"
+        self._skip_reasons: dict = {}  # reason -> how many checks it skipped
         mapping = {}
         for item in args.map:
             course, sep, yours = item.partition("=")
@@ -219,12 +224,14 @@ class Lecture:
             yours = {f.__name__: self.student.replaced[f.__name__] for f in functions
                      if f.__name__ in self.student.replaced}
             if yours:
-                print("your code: " + "; ".join(f"{k} <- {', '.join(v)}"
-                                               for k, v in yours.items()))
+                print("your code: " + "; ".join(
+                    f"{k} <- {', '.join(self.student.display(n) for n in v)}"
+                    for k, v in yours.items()))
             for f in functions:
                 lacks = self.student.fallbacks.get(f.__name__)
                 if lacks:
-                    print(f"mlpr's {f.__name__}: your file has no {' or '.join(lacks)}")
+                    print(f"mlpr's {f.__name__}: your file has no {' or '.join(lacks)} (named "
+                          f"otherwise? --map {lacks[0]}=your_name)")
         return out[0] if len(out) == 1 else out
 
     def _student_note(self, kind: str) -> tuple[list, list]:
@@ -302,9 +309,9 @@ class Lecture:
         if ref is not None:
             entry["ref"] = ref
         text = _fmt(m, fmt)
-        yours = f"   [your code: {', '.join(called)}]" if called and not failed else ""
+        yours = self._tag(called) if not failed else ""
         if failed:
-            print(f"{what}: SKIPPED: {'; '.join(failed)}")
+            print(f"{what}: {self._skipped(failed)}")
             entry.update(student_skipped=failed, status="skipped")
             if reference is not None:
                 entry.update(reference=np.asarray(reference, dtype=float).tolist(),
@@ -343,7 +350,7 @@ class Lecture:
         """
         called, failed = self._student_note("check")
         if failed:
-            print(f"{what}: SKIPPED: {'; '.join(failed)}")
+            print(f"{what}: {self._skipped(failed)}")
             self.results["checks"].append({"what": what, "claim": True, "source": source,
                                            "student_skipped": failed, "status": "skipped"})
             self.student_checks.append({"what": what, "status": "skipped", "why": failed})
@@ -352,11 +359,31 @@ class Lecture:
         entry = {"what": what, "claim": True, "holds": ok, "source": source, "ok": ok}
         status = self._record(entry, None)
         printed = "does not hold (quick mode)" if status == "differs" else self._printed(status)
-        yours = f"   [your code: {', '.join(called)}]" if called else ""
+        yours = self._tag(called)
         print(f"{what}: {'true' if ok else 'false'} ({source}) {printed}{yours}")
         self.results["checks"].append(entry)
         if called:
             self._student_result(what, ok, None, not self.quick)
+
+    def _skipped(self, failed: list) -> str:
+        """The SKIPPED text of a check: its reason in full the first time, then a reference to
+        it (the summary counts each reason once, with the number of checks it skipped)."""
+        reason = "; ".join(failed)
+        first = reason not in self._skip_reasons
+        self._skip_reasons[reason] = self._skip_reasons.get(reason, 0) + 1
+        number = list(self._skip_reasons).index(reason) + 1
+        if first:
+            return f"SKIPPED (reason {number}): {reason}"
+        return f"SKIPPED (reason {number}, as above)"
+
+    def _tag(self, called: list) -> str:
+        """Student mode: who computed a check, "[your code: ...]" (counted) or "[mlpr]"."""
+        if self.student is None:
+            return ""
+        if not called:
+            return "   [mlpr]"
+        self.student_tagged += 1
+        return f"   [your code: {', '.join(self.student.display(n) for n in called)}]"
 
     def _student_result(self, what: str, ok: bool, known_gap, enforced: bool) -> None:
         """Count a reference computed with the student's code (student mode)."""
@@ -411,6 +438,10 @@ class Lecture:
         from mlpr.plots import save_figure
 
         self._student_note("check")  # the figure's computations belong to no check
+        if self.student is not None:  # whose code drew it, on the figure itself
+            fig.text(0.995, 0.005, f"student mode: computed with the functions of "
+                     f"{Path(self.results['student']).name} where a lab asks for them",
+                     ha="right", va="bottom", fontsize=7, color="0.35")
         sup = fig.get_suptitle() if hasattr(fig, "get_suptitle") else ""  # matplotlib >= 3.8
         titles = [t for t in [sup] + [ax.get_title() for ax in fig.axes] if t]
         path = save_figure(fig, self.out / filename, close=not self.show, formats=self.formats)
@@ -443,6 +474,11 @@ class Lecture:
             print(f"MISMATCH with the reference: {', '.join(self.failures)}", file=sys.stderr)
             sys.exit(1)
 
+    def _who(self, names) -> str:
+        """``your my_mvg (Gau_MVG_ML_estimates), compute_logPosterior``: the student's functions
+        under the student's own names."""
+        return "your " + ", ".join(self.student.display(n) for n in names)
+
     def _student_audits(self) -> list:
         """Student mode: each of the student's functions against mlpr's on this lecture's own
         inputs (`mlpr.grading.student.Audit`); printed, written to results.json, and the failed
@@ -461,11 +497,12 @@ class Lecture:
         failed = []
         for a in audits:
             if a.rule == "none":
-                print(f"  {a.who} (for {a.function}): not compared")
+                print(f"  {self._who(a.names)} (for {a.function}): not compared")
                 continue
             verdict = "DIFFERS" if a.failed else "agrees"
             detail = f": {a.detail}" if a.detail else ""
-            print(f"  {a.who} (for {a.function}): {verdict}, {measures[a.rule]} {a.err:.2g} "
+            print(f"  {self._who(a.names)} (for {a.function}): {verdict}, {measures[a.rule]} "
+                  f"{a.err:.2g} "
                   f"(tol {a.tol:g}){detail}")
             if a.failed:
                 failed.append(a)
@@ -484,19 +521,27 @@ class Lecture:
         ok = [c for c in counted if c["status"] == "ok"]
         skipped = [c for c in self.student_checks if c["status"] == "skipped"]
         missed = [c for c in counted if c["status"] != "ok"]
-        print(f"\n{len(ok)} of {len(counted)} references reproduced with your code"
-              + (f" ({len(skipped)} checks skipped: your code could not serve them)"
-                 if skipped else ""))
+        audits = [a for a in self.student.audits.values() if a.calls and a.rule != "none"]
+        print(f"\n{len(audits) - len(differs)} of {len(audits)} of your functions agree with "
+              f"mlpr's on this lecture's inputs; {self.student_tagged} checks computed with your "
+              f"code ([your code: ...] above); {len(ok)} of {len(counted)} references reproduced "
+              f"with your code (those mlpr reproduces in this mode)")
+        if skipped:
+            print(f"{len(skipped)} checks skipped, your code could not serve them:")
+            for i, (reason, n) in enumerate(self._skip_reasons.items(), 1):
+                print(f"  reason {i} ({n} check{'s' if n > 1 else ''}): {reason}")
         for c in missed:
             print(f"  missed: {c['what']}")
         self.results["student_summary"] = {"reproduced": len(ok), "counted": len(counted),
                                            "skipped": len(skipped),
+                                           "computed_with_your_code": self.student_tagged,
+                                           "functions_compared": len(audits),
                                            "missed": [c["what"] for c in missed],
                                            "differs": [a.function for a in differs]}
         with open(self.out / "results.json", "w") as f:
             json.dump(self.results, f, indent=1)
         for a in differs:
-            print(f"{a.who} differs from mlpr's {a.function} on this lecture's inputs",
+            print(f"{self._who(a.names)} differs from mlpr's {a.function} on this lecture's inputs",
                   file=sys.stderr)
         if missed:
             print("your code misses references that mlpr reproduces", file=sys.stderr)

@@ -707,9 +707,11 @@ def test_student_mode_counts_reproduced_references_and_skips_with_the_reason(tmp
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "[your code: Gau_MVG_ML_estimates, compute_logPosterior, " \
            "compute_log_likelihood_Gau]" in proc.stdout
-    assert "MVG floored error %: SKIPPED: cannot serve train_mvg(...): " \
+    assert "MVG floored error %: SKIPPED (reason 1): cannot serve train_mvg(...): " \
            "Gau_MVG_ML_estimates(D, L) has no counterpart of psi=0.01" in proc.stdout
-    assert "1 of 1 references reproduced with your code (1 checks skipped" in proc.stdout
+    assert "1 of 1 references reproduced with your code" in proc.stdout
+    assert "1 checks skipped, your code could not serve them:\n  reason 1 (1 check): " \
+           "cannot serve train_mvg" in proc.stdout
 
 
 def test_student_mode_fails_when_the_students_code_misses_a_reference(tmp_path):
@@ -724,16 +726,19 @@ def test_student_mode_fails_when_the_students_code_misses_a_reference(tmp_path):
 
 
 def test_student_mode_a_raising_function_is_skipped_not_a_traceback(tmp_path):
+    """A function that raises: each check it would serve is skipped with the reason (mlpr's
+    value carries the lecture on), no traceback, and the run fails naming the function."""
     code = """
         def Gau_MVG_ML_estimates(D, L):
             raise NotImplementedError("lab 5 is not done")
         """
     proc = _fake_lecture(tmp_path, code)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
-    assert "SKIPPED: your Gau_MVG_ML_estimates raised NotImplementedError: lab 5 is not done" \
-        in proc.stdout
-    assert "0 of 0 references reproduced with your code (2 checks skipped" in proc.stdout
+    assert "SKIPPED (reason 1): your Gau_MVG_ML_estimates raised NotImplementedError: lab 5 is " \
+           "not done" in proc.stdout
+    assert "your Gau_MVG_ML_estimates (for train_mvg): DIFFERS" in proc.stdout
+    assert "2 checks skipped" in proc.stdout
 
 
 def test_every_function_a_lecture_hands_to_student_mode_has_an_adapter():

@@ -183,7 +183,7 @@ def test_each_lecture_tells_right_from_wrong(tmp_path, number):
     taken = sorted({n for a in audits for n in a["yours"]})
     for line in proc.stdout.splitlines():  # every skipped check says why
         if "SKIPPED" in line:
-            assert re.search(r"SKIPPED: \S", line), line
+            assert re.search(r"SKIPPED \(reason \d+(\): \S|, as above\))", line), line
 
     later = [f for f in taken if MASKED.get(f) in taken]
     for run, bugs in enumerate([[f for f in taken if f not in later], later]):
@@ -212,6 +212,7 @@ def test_map_and_a_file_that_reads_iris_and_shows_a_plot_at_import(tmp_path, cap
 
     from mlpr.generative import train_mvg
 
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # student mode sets its own
     renamed = COURSE.replace("def Gau_MVG_ML_estimates(", "def my_mvg(").replace(
         "Gau_MVG_ML_estimates(D, L)", "my_mvg(D, L)")
     student = tmp_path / "labs.py"
@@ -231,7 +232,7 @@ def test_map_and_a_file_that_reads_iris_and_shows_a_plot_at_import(tmp_path, cap
     lec = lecture("--map", "Gau_MVG_ML_estimates=my_mvg")
     train = lec.use(train_mvg)
     out = capsys.readouterr().out
-    assert "your code: train_mvg <- Gau_MVG_ML_estimates" in out
+    assert "your code: train_mvg <- my_mvg (Gau_MVG_ML_estimates)" in out
     from mlpr.datasets import load_iris
 
     X, L = load_iris()
@@ -239,7 +240,8 @@ def test_map_and_a_file_that_reads_iris_and_shows_a_plot_at_import(tmp_path, cap
     np.testing.assert_allclose(train(X, L).scores(X), train_mvg(X, L).scores(X), rtol=1e-12)
     lec = lecture()  # without --map: mlpr's train_mvg, and the lecture says so
     assert lec.use(train_mvg) is train_mvg
-    assert "mlpr's train_mvg: your file has no Gau_MVG_ML_estimates" in capsys.readouterr().out
+    assert "mlpr's train_mvg: your file has no Gau_MVG_ML_estimates (named otherwise? --map " \
+           "Gau_MVG_ML_estimates=your_name)" in capsys.readouterr().out
 
 
 def test_map_needs_student(tmp_path):
@@ -247,3 +249,52 @@ def test_map_needs_student(tmp_path):
     proc = subprocess.run([sys.executable, str(script), "--quick", "--out", str(tmp_path),
                            "--map", "a=b"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "--map renames functions of --student" in proc.stderr
+
+
+def test_a_student_run_writes_to_its_own_folder_and_says_whose_code(tmp_path, capsys,
+                                                                      monkeypatch):
+    """Without --out a student's run writes to figures/student/NN_topic/, never to the
+    instructor's figures/NN_topic/; its figures say whose code drew them; --map shows the
+    student's own names, and a map written the other way round is explained."""
+    sys.path.insert(0, str(REPO / "lectures"))
+    import matplotlib.pyplot as plt
+    from _lecture import Lecture
+
+    from mlpr.generative import train_mvg
+
+    student = tmp_path / "labs.py"
+    student.write_text(COURSE.replace("def Gau_MVG_ML_estimates(", "def my_mvg(").replace(
+        "Gau_MVG_ML_estimates(D, L)", "my_mvg(D, L)"))
+    lec = Lecture("05_generative_models", "test", argv=["--quick", "--student", str(student),
+                                                        "--map", "Gau_MVG_ML_estimates=my_mvg"])
+    try:
+        assert lec.out == REPO / "figures" / "student" / "05_generative_models"
+        assert lec.out != REPO / "figures" / "05_generative_models"
+        lec.use(train_mvg)
+        assert "train_mvg <- my_mvg (Gau_MVG_ML_estimates)" in capsys.readouterr().out
+        fig = plt.figure()
+        lec.out = tmp_path / "out"  # the figure itself, written where the test can look
+        lec.out.mkdir()
+        lec.figure(fig, "f.png")
+        assert any("student mode: computed with the functions of labs.py" in t.get_text()
+                   for t in fig.texts)
+    finally:
+        sys.excepthook = sys.__excepthook__
+    lec = Lecture("05_generative_models", "test",
+                  argv=["--quick", "--out", str(tmp_path / "o2"), "--student", str(student),
+                        "--map", "my_mvg=Gau_MVG_ML_estimates"])
+    sys.excepthook = sys.__excepthook__
+    out = capsys.readouterr().out
+    assert ("--map my_mvg=Gau_MVG_ML_estimates is the wrong way round: the form is "
+            "COURSE=YOURS, course name first: --map Gau_MVG_ML_estimates=my_mvg") in out
+    assert lec.use(train_mvg) is train_mvg
+    assert "(named otherwise? --map Gau_MVG_ML_estimates=your_name)" in capsys.readouterr().out
+
+
+def test_the_kit_explains_a_map_written_the_wrong_way_round(capsys):
+    from mlpr.grading.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["--map", "my_mvg=Gau_MVG_ML_estimates", str(REPO / "tests")])
+    assert "is the wrong way round: the form is COURSE=YOURS, the course's name first: " \
+           "--map Gau_MVG_ML_estimates=my_mvg" in capsys.readouterr().err

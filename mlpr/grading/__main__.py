@@ -155,9 +155,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     for s in args.submissions:
         if not s.exists() and not s.is_symlink():  # a link to nothing is graded (and fails)
             parser.error(f"submission {s} does not exist")
-    unknown = [k for k in mapping if k not in {t.function_name for t in every.values()}]
+    course_names = {t.function_name for t in every.values()}
+    unknown = [k for k in mapping if k not in course_names]
+    reversed_ = [k for k in unknown if mapping[k] in course_names]
+    if reversed_:
+        k = reversed_[0]
+        parser.error(f"--map {k}={mapping[k]} is the wrong way round: the form is COURSE=YOURS, "
+                     f"the course's name first: --map {mapping[k]}={k}")
     if unknown:
-        parser.error(f"--map: no task named {', '.join(unknown)} (python -m mlpr.grading --list)")
+        parser.error(f"--map: no task named {', '.join(unknown)}; the form is COURSE=YOURS "
+                     f"(python -m mlpr.grading --list names the course's functions)")
     labs = sorted(set(args.labs)) if args.labs else None
     known_labs = {t.lab for t in every.values()}
     if labs and not set(labs) <= known_labs:

@@ -41,6 +41,8 @@ class Submission:
     path: Path
     functions: dict
     notes: list
+    #: ``{course name: the submission's name}`` (``--map``)
+    mapping: dict = dataclasses.field(default_factory=dict)
 
 
 def load_submission(path, mapping: dict | None = None) -> Submission:
@@ -84,12 +86,29 @@ def load_submission(path, mapping: dict | None = None) -> Submission:
             os.chdir(cwd)
             if backend is not None and backend.lower() != "agg":
                 sys.modules["matplotlib.pyplot"].switch_backend(backend)
+    applied = {}
     for course, student in (mapping or {}).items():
-        if student not in functions:
-            notes.append(f"--map {course}={student}: the submission has no function {student}")
-        else:
+        if student in functions:
             functions[course] = functions[student]
-    return Submission(path=path, functions=functions, notes=notes)
+            applied[course] = student
+        else:
+            notes.append(map_mistake(course, student, functions))
+    return Submission(path=path, functions=functions, notes=notes, mapping=applied)
+
+
+def map_mistake(course: str, student: str, functions) -> str:
+    """Why ``--map course=student`` does not apply, and the fix: the form is COURSE=YOURS, and
+    a map written the other way round is recognised."""
+    from mlpr.grading.catalogue import tasks
+
+    names = {t.function_name for t in tasks(everything=True).values()}
+    if student in names and course in functions:
+        return (f"--map {course}={student} is the wrong way round: the form is "
+                f"COURSE=YOURS, course name first: --map {student}={course}")
+    if course not in names:
+        return (f"--map {course}={student}: {course} is not a course function (the form is "
+                f"COURSE=YOURS; python -m mlpr.grading --list names them)")
+    return f"--map {course}={student}: the submission has no function {student}"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -125,6 +144,7 @@ class StudentCode:
         self.functions = dict(submission.functions if isinstance(submission, Submission)
                               else submission)
         self.path = getattr(submission, "path", None)
+        self.mapping = dict(getattr(submission, "mapping", {}))
         self._calls = {"check": set(), "table": set(), "section": set()}
         self._failures = {"check": [], "table": [], "section": []}
         self.replaced: dict = {}
@@ -134,6 +154,11 @@ class StudentCode:
         self.audits: dict = {}
         self._auditing = False
         self._current: set = set()  # the course functions the current replacement called
+
+    def display(self, name: str) -> str:
+        """A course function as the student named it: ``my_mvg (Gau_MVG_ML_estimates)`` when
+        ``--map`` renamed it."""
+        return f"{self.mapping[name]} ({name})" if name in self.mapping else name
 
     def has(self, name: str) -> bool:
         return name in self.functions
@@ -743,12 +768,19 @@ class _StudentLinearSVM:
         return self.w @ np.asarray(D, dtype=np.float64) + self.b
 
 
+def _svm_needs(name: str, free_bias: bool, prior, C: float) -> str:
+    """What a check needed that the labs' SVM does not give, in a few words."""
+    needs = (["free bias (the notes' SVM; the labs' has K or eps)"] if free_bias else []) + (
+        ["class re-balancing (a prior)"] if prior is not None else []) + (
+        ["hard margin (C = inf)"] if not np.isfinite(C) else [])
+    return f"{name} has no " + " and no ".join(needs)
+
+
 @_adapter("train_svm_linear", ("train_dual_SVM_linear",))
 def _svm_linear(code, f):
     def train_svm_linear(D, L, C, K=1.0, prior=None, **solver_settings):
         if K is None or prior is not None or not np.isfinite(C):
-            raise _Unsupported("train_dual_SVM_linear(DTR, LTR, C, K) is the labs' formulation "
-                               "only (a constant feature K, finite C, no re-balancing)")
+            raise _Unsupported(_svm_needs("train_dual_SVM_linear", K is None, prior, C))
         X = np.asarray(D, dtype=np.float64)
         out = code.call("train_dual_SVM_linear", X, np.asarray(L), C, K)
         if not isinstance(out, (tuple, list)) or len(out) != 2:
@@ -787,8 +819,7 @@ class _StudentKernelSVM:
 def _svm_kernel(code, f):
     def train_svm_kernel(D, L, C, kernel, eps=1.0, prior=None, **solver_settings):
         if eps is None or prior is not None or not np.isfinite(C):
-            raise _Unsupported("train_dual_SVM_kernel(DTR, LTR, C, kernelFunc, eps) is the labs' "
-                               "formulation only (eps in the kernel, finite C, no re-balancing)")
+            raise _Unsupported(_svm_needs("train_dual_SVM_kernel", eps is None, prior, C))
 
         def kernelFunc(D1, D2):
             return kernel(D1, D2)
