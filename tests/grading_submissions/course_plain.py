@@ -152,7 +152,7 @@ def train_GMM_EM_Iteration(X, gmm, covType='Full', psiEig=None):
         newGmm.append((Z / X.shape[1], muUpd, CUpd))
     if covType.lower() == 'tied':
         CTied = 0
-        for w, mu, C in newGmm:
+        for w, _mu, C in newGmm:
             CTied = CTied + w * C
         newGmm = [(w, mu, CTied) for w, mu, C in newGmm]
     if psiEig is not None:
