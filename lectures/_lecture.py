@@ -280,7 +280,7 @@ class Lecture:
 
     def check(self, what: str, measured, reference=None, tol: float | None = None,
               fmt: str = "{:.4f}", known_gap: str | None = None,
-              source: str | None = None, ref: str | None = None) -> None:
+              source: str | None = None, ref: str | None = None, by=()) -> None:
         """Print ``measured`` beside ``reference`` and record whether it is within ``tol``.
 
         ``measured`` and ``reference`` may be scalars or arrays (compared elementwise, max abs
@@ -294,6 +294,10 @@ class Lecture:
         ``ref`` names an entry of the lecture's ``references.json`` instead: its value,
         tolerance, source and known gap are used, and where its ``quick`` flag is set the
         reference is enforced in quick mode too.
+
+        ``by`` names the functions that computed ``measured`` when the calls since the last check
+        do not (a value computed in an earlier loop): in student mode it is attributed to the
+        student's versions of those.
         """
         quick_ok = False
         if ref is not None:
@@ -304,6 +308,8 @@ class Lecture:
             reference, tol, source = r["value"], r["tol"], r["source"]
             known_gap, quick_ok = r.get("known_gap"), bool(r.get("quick"))
         called, failed = self._student_note("check")
+        if by and self.student is not None:
+            called = sorted({n for f in by for n in self.student.replaced.get(f.__name__, [])})
         m = np.asarray(measured, dtype=float)
         entry = {"what": what, "measured": m.tolist()}
         if ref is not None:
@@ -413,14 +419,19 @@ class Lecture:
 
     def table(self, key: str, title: str, header: list[str], rows: list[list]) -> None:
         """Print an aligned table and store it in results.json under ``key``."""
-        cells = [[str(h) for h in header]] + [[_cell(c) for c in r] for r in rows]
+        student = self.student is not None
+        cells = [[str(h) for h in header]] + [[_cell(c, student) for c in r] for r in rows]
         widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
         print(f"\n{title}")
         called, failed = self._student_note("table")
         if called:
-            print(f"  (computed with your code: {', '.join(called)}"
+            print(f"  (computed with your code: "
+                  f"{', '.join(self.student.display(n) for n in called)}"
                   + (f"; where it could not serve, with mlpr's: {'; '.join(failed)}"
                      if failed else "") + ")")
+        if student and any(c == "–" for r in cells[1:] for c in r):
+            print("  (–: a value your function does not give: the course's functions return "
+                  "their answer only, not mlpr's diagnostics such as the dual or the iterations)")
         for j, r in enumerate(cells):
             print("  " + "  ".join(c.rjust(w) if i else c.ljust(w)
                                    for i, (c, w) in enumerate(zip(r, widths))))
@@ -473,6 +484,10 @@ class Lecture:
         if self.failures:
             print(f"MISMATCH with the reference: {', '.join(self.failures)}", file=sys.stderr)
             sys.exit(1)
+
+    def is_yours(self, f) -> bool:
+        """Whether the lecture computes ``f`` with the student's code (student mode)."""
+        return self.student is not None and f.__name__ in self.student.replaced
 
     def _who(self, names) -> str:
         """``your my_mvg (Gau_MVG_ML_estimates), compute_logPosterior``: the student's functions
@@ -624,7 +639,9 @@ def _fmt(a: np.ndarray, fmt: str) -> str:
     return "[" + " ".join(fmt.format(float(v)) for v in a.ravel()) + "]"
 
 
-def _cell(c) -> str:
+def _cell(c, student: bool = False) -> str:
+    if student and isinstance(c, (float, np.floating)) and np.isnan(c):
+        return "–"  # student mode: a value the student's function does not give
     if isinstance(c, (float, np.floating)):
         return f"{c:.4g}" if abs(c) < 1e4 else f"{c:.3e}"
     return str(c)
