@@ -605,7 +605,7 @@ def test_a_kit_failure_is_the_kits_with_its_traceback(tmp_path, monkeypatch):
 def test_the_courses_printing_under_numpy_2_4_is_explained(tmp_path):
     """The course's SVM prints its primal loss, a 1-element array, with '%e': numpy >= 2.4
     refuses it, and the hint says so (with numpy < 2.4, the autograder's submissions'
-    environment, the same file passes: test_autograder)."""
+    environment, the same file passes: test_autograder.py)."""
     import numpy as np
 
     path = REPO / "tests" / "grading_submissions" / "course_svm_printing.py"
