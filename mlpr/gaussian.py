@@ -31,7 +31,9 @@ accept ``pseudo``, a count added to every value before normalising (``pseudo=1``
 smoothing), which keeps every probability positive.
 
 Bayesian estimation. `bernoulli_beta_posterior` replaces the point estimate of a Bernoulli
-probability by a distribution over it (notes section 4.5.1): a Beta(a, b) prior updated by the
+probability by a distribution over it (the notes name the Bayesian approach at the end of
+section 4.5.1 and leave it out of the course; the Beta-Bernoulli formulas here are the standard
+conjugate ones, not the notes'): a Beta(a, b) prior updated by the
 observed outcomes into the posterior Beta(a + n1, b + n0). Its mean, the predictive probability
 of the next outcome, is the pseudo-count estimate of `ml_bernoulli` with ``pseudo = a = b``:
 pseudo-counts are a Beta prior, and ``pseudo=1`` is Laplace's rule of succession.
@@ -652,7 +654,8 @@ def logpdf_beta(p, a, b) -> np.ndarray:
 
     Notes
     -----
-    The prior (and posterior) of a Bernoulli probability, notes section 4.5.1:
+    The prior (and posterior) of a Bernoulli probability (the Bayesian approach that the notes'
+    section 4.5.1 names and leaves out of the course; standard conjugate formulas):
 
     .. math::
 
@@ -670,7 +673,7 @@ def logpdf_beta(p, a, b) -> np.ndarray:
 
 def _logpdf_beta(p: np.ndarray, a: float, b: float) -> np.ndarray:
     with np.errstate(divide="ignore"):  # the unbounded density of a < 1 or b < 1 at an end
-        return xlogy(a - 1.0, p) + xlog1py(b - 1.0, -p) - betaln(a, b)  # section 4.5.1
+        return xlogy(a - 1.0, p) + xlog1py(b - 1.0, -p) - betaln(a, b)
 
 
 def _ratio(a: float, b: float) -> float:
@@ -694,8 +697,8 @@ class BetaBernoulliPosterior:
 
     Notes
     -----
-    Bayesian estimation of a Bernoulli parameter, notes section 4.5.1 (`bernoulli_beta_posterior`
-    gives the update).
+    Bayesian estimation of a Bernoulli parameter (named, not covered, in the notes' section
+    4.5.1; `bernoulli_beta_posterior` gives the update).
     """
 
     a: float
@@ -715,7 +718,7 @@ class BetaBernoulliPosterior:
 
         Notes
         -----
-        Notes section 4.5.1: averaging the likelihood over the posterior,
+        Averaging the likelihood over the posterior (beyond the notes, section 4.5.1):
 
         .. math:: P(x = 1 \mid X) = \int_0^1 p \, \mathrm{Beta}(p \mid a, b) \, dp
                   = \frac{a}{a + b},
@@ -766,7 +769,9 @@ def bernoulli_beta_posterior(x, a: float = 1.0, b: float = 1.0) -> BetaBernoulli
 
     Notes
     -----
-    Notes section 4.5.1 ("if we observe just 3 coin tosses which give H, pi_ML = 1"). Bayes'
+    The notes' section 4.5.1 motivates it ("if we observe just 3 coin tosses which give H,
+    pi_ML = 1") and leaves the Bayesian approach out of the course; the update is the standard
+    conjugate one. Bayes'
     rule with the Bernoulli likelihood :math:`p^{n_1}(1 - p)^{n_0}` and the conjugate prior
 
     .. math::

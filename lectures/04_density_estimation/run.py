@@ -3,8 +3,9 @@
 Gaussian ML fits over histograms of the iris features (1-D per class and feature, 2-D with
 contours), the log-likelihood falling as the ML parameters are perturbed, and ML estimates of
 discrete models: a Bernoulli coin and a categorical die, the pitfall of zero counts and the
-pseudo-counts that remove it; the Bayesian estimate of a coin's probability (notes section
-4.5.1): 3 heads in 3 tosses, pi_ML = 1 against the Beta posterior of a few priors.
+pseudo-counts that remove it; the Bayesian estimate of a coin's probability (this lecture's
+addition: the notes' section 4.5.1 gives the ML estimate and leaves the Bayesian one out): 3 heads
+in 3 tosses, pi_ML = 1 against the Beta posterior of a few priors.
 """
 
 # %% set-up: imports, the lecture object, helpers
@@ -111,7 +112,8 @@ lec.figure(plot_bars(range(1, 7), {**pmfs, "fair die": np.full(6, 1 / 6)}, xlabe
                      title="Die: ML categorical estimate from 12 rolls, with pseudo-counts"),
            "die_pseudocounts.png")
 
-# %% Bayesian estimation of the coin: 3 tosses, 3 heads (notes section 4.5.1)
+# %% Bayesian estimation of the coin: 3 tosses, 3 heads (the ML estimate is the notes' section
+# 4.5.1; the Bayesian one is this lecture's addition: the notes leave it out of the course)
 lec.section("Coin, 3 tosses, 3 heads: pi_ML = 1 against the Beta posterior Beta(a + 3, b)")
 tosses = np.array([1, 1, 1])
 lec.check("pi_ML", ml_bernoulli(tosses), 1.0, tol=0, source=CLOSED_FORM)
