@@ -10,6 +10,7 @@ slides (the notes describe the MNIST results only in words).
 """
 
 # %% set-up: imports, the lecture object, helpers
+import math
 import warnings
 from itertools import combinations
 
@@ -142,6 +143,17 @@ decades = np.logspace(-4, 2, 7)
 fig.axes[0].set_xticks(decades, [f"{v:g}" for v in decades])  # one label per decade
 fig.axes[0].minorticks_off()
 lec.figure(fig, "iris_error_mindcf_vs_lambda.png")
+# what the figure shows: as lambda grows the scores collapse towards the training prior
+# log-odds, until every flower goes to the training-majority class; minDCF needs the ranking only
+e_majority = float(np.mean(LVAL != np.bincount(LTR).argmax()))
+err = np.asarray(curves["error rate (s > 0)"])
+first = float(grid[np.argmax(err == e_majority)]) if np.any(err == e_majority) else math.nan
+lec.check("iris binary: error at lambda = 1 (s > 0)", err[grid == 1.0][0], fmt="{:.4f}")
+lec.claim(f"from lambda = {first:.3g} on, every flower goes to the training-majority class "
+          f"(error {e_majority:.4f})", bool(np.all(err[grid >= first] == e_majority)))
+big = np.asarray(curves["minDCF (pi = 0.5)"])[grid >= 1.0]
+lec.claim(f"minDCF is the same for every lambda >= 1 ({big[0]:.4f}: the ranking does not change)",
+          bool(np.all(big == big[0])))
 
 # %% the perceptron
 lec.section("The perceptron (eta = 1, random order each epoch, rng seed 0)")
