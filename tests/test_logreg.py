@@ -189,7 +189,8 @@ def test_objective_works_with_scipy_fmin_l_bfgs_b():
 @pytest.mark.parametrize("l", [1e-2, 0.1, 1.0])
 def test_lbfgs_gradient_descent_and_newton_reach_the_same_optimum(l, prior):
     D, L = _binary(seed=5)
-    ms = {s: train_logreg_binary(D, L, l, prior=prior, optimizer=s) for s in ("lbfgs", "gd", "newton")}
+    ms = {s: train_logreg_binary(D, L, l, prior=prior, optimizer=s)
+          for s in ("lbfgs", "gd", "newton")}
     ref = ms["newton"]
     for s in ("lbfgs", "gd"):
         _assert_close(ms[s].w, ref.w)
