@@ -1,13 +1,12 @@
 """The evidence for docs/errata.md: one test per erratum of the notes.
 
-Each test derives the right value independently (closed form, exact fractions, a second
-method) and shows that the printed version is wrong; where the erratum concerns something mlpr
-computes, the test calls that function too, so that mlpr changed to the printed version fails.
-The test names follow the document and the place: ``test_notes002_eq074_...`` is the main
-notes' eq. (74), ``test_notes004_...`` the short note 004. The printed formulas are transcribed here only as far
-as needed to evaluate them; where the PDF conversion garbled a symbol, the transcription repairs
-the symbol and keeps the authors' mathematics.
-"""
+Each test derives the right value independently (closed form, exact fractions, a second method) and
+shows that the printed version is wrong; where the erratum concerns something mlpr computes, the
+test calls that function too, so that mlpr changed to the printed version fails. The test names
+follow the document and the place: ``test_notes002_eq074_...`` is the main notes' eq. (74),
+``test_notes004_...`` the short note 004. The printed formulas are transcribed here only as far as
+needed to evaluate them; where the PDF conversion garbled a symbol, the transcription repairs the
+symbol and keeps the authors' mathematics."""
 
 from fractions import Fraction
 
