@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+import _readme
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -185,6 +187,18 @@ def _loop(plan: _Plan, queue: list[str], *, running: dict, failed: list[str]) ->
                 failed.append(name)
                 tail = (logs / f"{name}.log").read_text().splitlines()[-25:]
                 print("\n".join(f"  {name} | {line}" for line in tail), flush=True)
+            elif plan.mode == "full":  # the README's tables from this run (lectures/_readme.py)
+                try:
+                    results = json.loads((plan.figures / name / "results.json").read_text())
+                    used = _readme.update(name, results)
+                except (OSError, ValueError, KeyError) as exc:
+                    failed.append(name)
+                    print(f"  {name}: its README's tables could not be rewritten: {exc}",
+                          flush=True)
+                else:
+                    if used:
+                        print(f"  {name}: README tables {', '.join(used)} rewritten from this "
+                              f"run", flush=True)
 
 
 def _makespan(seconds: list[float], jobs: int, busy: list[float]) -> float:

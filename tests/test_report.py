@@ -60,7 +60,7 @@ def stub_lectures(root: Path, names, sleep: float = 0.0) -> Path:
     runs the stubs as the runner runs the lectures (it finds them beside itself). Returns the
     copy's path."""
     (root / "lectures").mkdir(parents=True)
-    for f in ("_run_all.py", "_durations.json"):
+    for f in ("_run_all.py", "_readme.py", "_durations.json"):
         shutil.copy(REPO / "lectures" / f, root / "lectures" / f)
     for name in names:
         (root / "lectures" / name).mkdir()
