@@ -421,9 +421,9 @@ def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, grad
                              capture_output=True, text=True).stdout.strip()
     assert tuple(int(x) for x in version.split(".")[:2]) < (2, 4), version
     r = subprocess.run([str(root / "mlpr-venv" / "bin" / "python"), "-I", "-m", "mlpr.grading",
-                        "--python", str(root / "submission-venv" / "bin" / "python"), "--lab",
-                        "9", "--seed", "7", "--", str(REPO / "tests" / "grading_submissions" /
-                                                      "course_svm_printing.py")],
+                        "--python", str(root / "submission-venv" / "bin" / "python"),
+                        "--seed", "7", "--", str(REPO / "tests" / "grading_submissions" /
+                                                 "course_svm_printing.py")],
                        capture_output=True, text=True, env=_clean_env(), timeout=300)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "✔ lab 9 · train_dual_SVM_linear" in r.stdout and "primal loss" in r.stdout

@@ -609,14 +609,13 @@ def test_the_courses_printing_under_numpy_2_4_is_explained(tmp_path):
     import numpy as np
 
     path = REPO / "tests" / "grading_submissions" / "course_svm_printing.py"
-    (rep,) = grade_all([path], jobs=1, seed=7, labs=[9])
+    (rep,) = grade_all([path], jobs=1, seed=7)
     by = {r.name: r for r in rep.results}
     if tuple(int(x) for x in np.__version__.split(".")[:2]) >= (2, 4):
         r = by["train_dual_SVM_linear"]
         assert r.status == "failed" and "numpy >= 2.4 no longer converts" in r.hint, r
     else:
         assert by["train_dual_SVM_linear"].status == "passed"
-    assert by["train_dual_SVM_kernel"].status == "passed"
 
 
 def test_real_repository_layouts(tmp_path):
