@@ -166,10 +166,11 @@ def run_lecture(number: str, student: Path, out: Path, *extra: str):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("number", list(LECTURES))
-def test_each_lecture_tells_right_from_wrong(tmp_path, number):
+def test_each_lecture_tells_right_from_wrong(tmp_path, number, request):
     """The correct file: exit 0, every function the lecture takes agrees with mlpr's on the
-    lecture's own inputs, every reference mlpr reproduces is reproduced. The same file with one
-    bug in each of those functions: exit 1, and every one of them is named as differing."""
+    lecture's own inputs, every reference mlpr reproduces is reproduced (lecture 05: its tables
+    and checks equal mlpr's quick run, number for number). The same file with one bug in each of
+    those functions: exit 1, and every one of them is named as differing."""
     (tmp_path / "right").mkdir()
     student = tmp_path / "right" / "labs.py"
     student.write_text(COURSE)
@@ -181,6 +182,19 @@ def test_each_lecture_tells_right_from_wrong(tmp_path, number):
     audits = results["student_audits"]
     assert audits and all(a["agrees"] for a in audits), audits
     taken = sorted({n for a in audits for n in a["yours"]})
+    if number == "05":  # computed with the student's functions, equal to mlpr's
+        mine = json.loads((request.getfixturevalue("lecture_run")("05_generative_models")
+                           / "results.json").read_text())
+        assert results["tables"]["mnist_gaussian"]["rows"] == \
+            mine["tables"]["mnist_gaussian"]["rows"]
+        ours = {c["what"]: c.get("measured", c.get("holds")) for c in mine["checks"]}
+        for c in results["checks"]:
+            if "student_skipped" not in c:
+                assert c.get("measured", c.get("holds")) == ours[c["what"]], c["what"]
+        assert summary["counted"] >= 9
+        assert "[your code: Gau_MVG_ML_estimates, compute_logPosterior, " \
+               "compute_log_likelihood_Gau]" in proc.stdout
+        assert "(computed with your code: " in proc.stdout
     for line in proc.stdout.splitlines():  # every skipped check says why
         if "SKIPPED" in line:
             assert re.search(r"SKIPPED \(reason \d+(\): \S|, as above\))", line), line
