@@ -527,8 +527,8 @@ def _logpdf(code, f):
 
 
 def projection(P, X) -> np.ndarray:
-    """The data projected on the columns of P, P^T X (eq. 32): what apply_pca and apply_lda
-    compute."""
+    """The data projected on the columns of P, P^T X (section 3.2, the projection of eq. 1):
+    what apply_pca and apply_lda compute."""
     return np.asarray(P, dtype=np.float64).T @ np.asarray(X, dtype=np.float64)
 
 
