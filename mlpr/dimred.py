@@ -292,8 +292,7 @@ def fit_pca(D, m: int, method: str = "eigh", solver: str = "auto") -> PCAModel:
         it, the mean then the centred product (`mlpr.gaussian.compute_mu_C`), in `_pca_eigh`.
         ``"auto"``: the same two-pass covariance accumulated block by block with BLAS ``dsyrk``
         (one triangle) in the private module ``mlpr._dimred_fast``; equal to the reference to
-        rounding (tested). ``"fast"`` is its deprecated spelling (warns). The model records
-        the one that ran.
+        rounding (tested). The model records the one that ran.
 
     Returns
     -------
@@ -319,7 +318,7 @@ def fit_pca(D, m: int, method: str = "eigh", solver: str = "auto") -> PCAModel:
     are as accurate on data far from the origin as near it.
     """
     check_choice(method, "method", _PCA_METHODS)
-    solver = check_solver(solver, where="fit_pca")
+    solver = check_solver(solver)
     fast = method == "eigh" and solver == "auto"  # it finds NaN and inf through the mean
     D = check_data(D, check_finite=not fast)  # the solvers warn when D looks transposed
     m = check_int(m, "m", low=1)

@@ -72,9 +72,9 @@ and (0.1, 1, 1) give the same value. Multiclass: the empirical Bayes risk
 * **ROC / DET** (`roc_points`, `det_points`, section 7.1): the operating points (Pfp, Ptp) or
   (Pfp, Pfn) at the same set of thresholds, ordered by increasing Pfp (decreasing threshold).
 * **EER** (`eer`, section 7.1): the notes' definition, the error rate at the threshold where
-  Pfn = Pfp on the empirical ROC (``method="threshold"``, the default; ``"raw"`` is its old
-  name). The empirical ROC is a staircase that need not cross Pfn = Pfp at any threshold: the
-  threshold where |Pfn - Pfp| is smallest is taken and the mean of Pfn and Pfp there reported.
+  Pfn = Pfp on the empirical ROC (``method="threshold"``, the default). The empirical ROC is a
+  staircase that need not cross Pfn = Pfp at any threshold: the threshold where |Pfn - Pfp| is
+  smallest is taken and the mean of Pfn and Pfp there reported.
 
 EER variants
 ------------
@@ -1352,7 +1352,7 @@ def _eer_rocch(R: _Ranked) -> float:
     return float(Pfn[k - 1] + u * (Pfn[k] - Pfn[k - 1]))
 
 
-_EER_METHODS = {"threshold": _eer_threshold, "raw": _eer_threshold, "rocch": _eer_rocch}
+_EER_METHODS = {"threshold": _eer_threshold, "rocch": _eer_rocch}
 
 
 def eer(scores, L, method: str = "threshold") -> float:
@@ -1364,8 +1364,8 @@ def eer(scores, L, method: str = "threshold") -> float:
         Scores, larger = more target-like; +-inf allowed, NaN not.
     L : ndarray, shape (N,)
         Labels 0/1, both classes present.
-    method : {"threshold", "raw", "rocch"}
-        ``"threshold"`` (default; ``"raw"`` is an alias, its former name): the notes' EER, the
+    method : {"threshold", "rocch"}
+        ``"threshold"`` (default): the notes' EER, the
         error rate at the threshold where Pfn = Pfp on the empirical ROC. As the empirical ROC
         is a staircase, the threshold (operating point of `roc_points`) where |Pfn - Pfp| is
         smallest is taken (the lowest one on ties) and the mean of Pfn and Pfp there returned;
@@ -1404,7 +1404,7 @@ def eer(scores, L, method: str = "threshold") -> float:
     ``eer(s, L) - eer(s, L, "rocch")`` shows by how much on given data.
     """
     if not isinstance(method, str) or method not in _EER_METHODS:
-        raise ValueError(f"method must be 'threshold' (alias 'raw') or 'rocch', got {method!r}")
+        raise ValueError(f"method must be 'threshold' or 'rocch', got {method!r}")
     s, L = _check_binary_scores(scores, L, "scores")
     return _EER_METHODS[method](_rank(s, L))
 

@@ -292,7 +292,7 @@ class GaussianClassifier(_Generative):
         C = self.C if self.tied else self.C[k]
         return np.diag(C) if self.kind in _DIAGONAL_KINDS else C
 
-    def scores(self, D, solver: str = "auto", *, method: str | None = None) -> np.ndarray:
+    def scores(self, D, solver: str = "auto") -> np.ndarray:
         r"""Class-conditional log-densities of the columns of ``D``, shape (K, N).
 
         Parameters
@@ -304,8 +304,6 @@ class GaussianClassifier(_Generative):
             `_scores_tied_reference`, `_scores_naive_reference`). ``"auto"``: the same scores
             (equal to 1e-10 relatively, tested) for all classes at once, the tied and naive
             kinds by matrix products (`mlpr._generative_fast`); the MVG has one form.
-        method : {"fast", "reference"}, optional
-            Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
         Returns
         -------
@@ -330,8 +328,7 @@ class GaussianClassifier(_Generative):
         # full kinds check D first, as logpdf_GAU_ND_chol would name it X
         diagonal = self.kind in _DIAGONAL_KINDS
         X = check_data(D, n_features=self.n_features, allow_1d=True, check_finite=not diagonal)
-        solver = check_solver(solver, method, where="GaussianClassifier.scores",
-                              choices=tuple(_SCORERS))
+        solver = check_solver(solver, tuple(_SCORERS))
         scorer = _SCORERS[solver][self.kind]
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
             S = scorer(X, self.mu, self.C)  # log N(x | mu_k, C_k), eq. (54), (66), (69)

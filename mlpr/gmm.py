@@ -677,7 +677,7 @@ def gmm_statistics(D, gamma) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
-            *, solver: str = "auto", method: str | None = None) -> GMM:
+            *, solver: str = "auto") -> GMM:
     r"""One EM iteration from ``gmm``: E-step responsibilities, M-step re-estimation.
 
     Parameters
@@ -698,8 +698,6 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
         same numbers (equal to 1e-10 relatively, tested) with the scatter matrices by BLAS syrk
         and the statistics that do not depend on the responsibilities reused
         (`mlpr._gmm_fast`). The returned model records it (``GMM.solver``).
-    method : {"fast", "reference"}, optional
-        Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
     Returns
     -------
@@ -737,7 +735,7 @@ def em_step(D, gmm, cov_type: str = "full", psi: float | None = None,
     X, g = _checked_input(D, gmm)
     cov_type = _check_cov_type(cov_type)
     psi = check_psi(psi, allow_none=True)
-    solver = check_solver(solver, method, where="em_step")
+    solver = check_solver(solver)
     _check_sizes(g.n_components, X)
     _warn_if_psi_dominates(X, psi)
     log_joint, e_step, m_step = _SOLVERS[solver]  # "reference": `_log_joint`, `_e_step`, ...
@@ -788,8 +786,7 @@ def _em(X, g: GMM, *, cov_type: str, psi: float | None, tol: float, max_iter: in
 
 
 def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: float = 1e-6,
-                 max_iter: int = 10_000, *, solver: str = "auto",
-                 method: str | None = None) -> tuple[GMM, list[float]]:
+                 max_iter: int = 10_000, *, solver: str = "auto") -> tuple[GMM, list[float]]:
     r"""Train a GMM by EM from the initial model ``gmm``.
 
     Parameters
@@ -812,8 +809,6 @@ def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: 
         Iteration cap; reaching it warns (`mlpr.utils.ConvergenceWarning`).
     solver : {"auto", "reference"}, default "auto"
         The E- and M-step of each iteration (see `em_step`); the model records it.
-    method : {"fast", "reference"}, optional
-        Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
     Returns
     -------
@@ -846,7 +841,7 @@ def train_gmm_em(D, gmm, cov_type: str = "full", psi: float | None = None, tol: 
     psi = check_psi(psi, allow_none=True)
     tol = check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
     max_iter = check_int(max_iter, "max_iter", low=1)
-    solver = check_solver(solver, method, where="train_gmm_em")
+    solver = check_solver(solver)
     _check_sizes(g.n_components, X)
     _warn_if_psi_dominates(X, psi)
     return _em(X, g, cov_type=cov_type, psi=psi, tol=tol, max_iter=max_iter, solver=solver)
@@ -939,8 +934,7 @@ def _lbg(X, n_components: int, settings: _LBGSettings, name: str = "D"):
 
 def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | None = None,
                   alpha: float = 0.1, tol: float = 1e-6, max_iter: int = 10_000,
-                  return_history: bool = False, *, solver: str = "auto",
-                  method: str | None = None):
+                  return_history: bool = False, *, solver: str = "auto"):
     r"""Train GMMs of 1, 2, 4, ..., ``n_components`` components by LBG splitting and EM.
 
     Parameters
@@ -961,8 +955,6 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
         Also return, for every model, its EM history of average log-likelihoods.
     solver : {"auto", "reference"}, default "auto"
         The E- and M-step of each EM iteration (see `em_step`); the models record it.
-    method : {"fast", "reference"}, optional
-        Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
     Returns
     -------
@@ -996,7 +988,7 @@ def train_gmm_lbg(D, n_components: int, cov_type: str = "full", psi: float | Non
     tol = check_positive(tol, "tol", "the stopping gain of the average log-likelihood")
     max_iter = check_int(max_iter, "max_iter", low=1)
     return_history = check_bool(return_history, "return_history")
-    solver = check_solver(solver, method, where="train_gmm_lbg")
+    solver = check_solver(solver)
     _check_sizes(n_components, X)
     _warn_if_psi_dominates(X, psi)
     models, histories = _lbg(X, n_components,
@@ -1288,13 +1280,12 @@ def _class_lbg(X, L, n_per_class: list[int], settings: _LBGSettings):
     return out
 
 
-def _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, *, solver, method,
-                        where: str) -> _LBGSettings:
+def _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, *, solver) -> _LBGSettings:
     return _LBGSettings(
         _check_cov_type(cov_type), check_psi(psi, allow_none=True),
         check_positive(alpha, "alpha", "the split displacement"),
         check_positive(tol, "tol", "the stopping gain of the average log-likelihood"),
-        check_int(max_iter, "max_iter", low=1), check_solver(solver, method, where=where))
+        check_int(max_iter, "max_iter", low=1), check_solver(solver))
 
 
 _ONE_CLASS = "; to model the density of one class, use train_gmm_lbg(D, n_components)"
@@ -1308,7 +1299,7 @@ def _train_classifier(X, L, K, n_components, settings: _LBGSettings) -> GMMClass
 
 def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float | None = None,
                          alpha: float = 0.1, tol: float = 1e-6, max_iter: int = 10_000,
-                         *, solver: str = "auto", method: str | None = None) -> GMMClassifier:
+                         *, solver: str = "auto") -> GMMClassifier:
     r"""Train a GMM classifier: one LBG-trained GMM per class.
 
     Parameters
@@ -1318,7 +1309,7 @@ def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float 
         Labels 0..K-1, K >= 2, every class present.
     n_components : int or sequence of K ints
         Components of each class's GMM (powers of two, at most the class's samples).
-    cov_type, alpha, tol, max_iter, solver, method
+    cov_type, alpha, tol, max_iter, solver
         As in `train_gmm_lbg`.
     psi : float or None, default None
         Eigenvalue floor of every class's GMM, as in `train_gmm_lbg`. ``None`` (the default): no
@@ -1340,15 +1331,14 @@ def train_gmm_classifier(D, L, n_components, cov_type: str = "full", psi: float 
     (eq. 203).
     """
     X, L, K = check_multiclass(D, L, "a GMM classifier", require_all=False, remedy=_ONE_CLASS)
-    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver=solver,
-                                    method=method, where="train_gmm_classifier")
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver=solver)
     return _train_classifier(X, L, K, n_components, settings)
 
 
 def lbg_gmm_classifiers(D, L, n_components: int, cov_type: str = "full",
                         psi: float | None = None, alpha: float = 0.1, tol: float = 1e-6,
-                        max_iter: int = 10_000, *, solver: str = "auto",
-                        method: str | None = None) -> dict[int, GMMClassifier]:
+                        max_iter: int = 10_000, *,
+                        solver: str = "auto") -> dict[int, GMMClassifier]:
     r"""The GMM classifiers of every LBG size 1, 2, 4, ..., ``n_components`` from one LBG run per
     class (the course's tables), as ``{M: GMMClassifier}``.
 
@@ -1357,8 +1347,7 @@ def lbg_gmm_classifiers(D, L, n_components: int, cov_type: str = "full",
     ``train_gmm_classifier(D, L, M, ...)``.
     """
     X, L, K = check_multiclass(D, L, "a GMM classifier", require_all=False, remedy=_ONE_CLASS)
-    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver=solver,
-                                    method=method, where="lbg_gmm_classifiers")
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver=solver)
     n = _check_power_of_two(n_components, "n_components")
     models = _class_lbg(X, L, [n] * K, settings)
     return {2**i: GMMClassifier(gmms=tuple(m[i] for m in models)) for i in range(len(models[0]))}
@@ -1400,8 +1389,8 @@ class OpenSetClassifier:
 def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
                               cov_type: str = "full", psi: float | None = None,
                               alpha: float = 0.1, tol: float = 1e-6,
-                              max_iter: int = 10_000, *, solver: str = "auto",
-                              method: str | None = None) -> OpenSetClassifier:
+                              max_iter: int = 10_000, *,
+                              solver: str = "auto") -> OpenSetClassifier:
     r"""Train an open-set classifier: GMMs of the K known classes and a GMM of an unlabelled pool.
 
     Parameters
@@ -1416,7 +1405,7 @@ def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
         Components of each known class (1 = a Gaussian).
     n_other : int
         Components of the pool's GMM (a power of two).
-    cov_type, alpha, tol, max_iter, solver, method
+    cov_type, alpha, tol, max_iter, solver
         As in `train_gmm_lbg`, for every GMM.
     psi : float or None, default None
         Eigenvalue floor of every GMM, as in `train_gmm_lbg`. ``None`` (the default): no floor.
@@ -1439,8 +1428,7 @@ def train_open_set_classifier(D, L, D_pool, n_components=1, n_other: int = 8,
     decisions are only as good as the models.
     """
     X, L = check_data_labels(D, L)
-    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver=solver,
-                                    method=method, where="train_open_set_classifier")
+    settings = _check_lbg_settings(cov_type, psi, alpha, tol, max_iter, solver=solver)
     known = _train_classifier(X, L, int(L.max()) + 1, n_components, settings)  # K = 1 allowed
     P = check_data(D_pool, "D_pool", n_features=X.shape[0], unlabelled=True)
     n_other = _check_power_of_two(n_other, "n_other")

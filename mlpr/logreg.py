@@ -101,9 +101,7 @@ from .utils import (
     check_prior,
     check_rng,
     check_scale,
-    check_solver,
     model,
-    warn_deprecated,
 )
 
 __all__ = [
@@ -158,23 +156,13 @@ def _check_newton_finish(newton_finish, optimizer: str = "lbfgs") -> bool | None
     return newton_finish
 
 
-def _check_switches(optimizer, solver, method) -> tuple[str, str]:
-    """The optimiser and the reference/fast switch of `train_logreg_binary`; the former
-    spellings (``solver=`` for the optimiser, ``method=`` for the switch) warn."""
-    where = "train_logreg_binary"
-    if isinstance(solver, str) and solver in _OPTIMIZERS:
-        warn_deprecated(f"{where}(solver={solver!r}) is deprecated: the optimiser is "
-                        f"optimizer={solver!r} (solver= is the switch between the reference and "
-                        f"the fast objective, 'auto' or 'reference')")
-        if optimizer != "lbfgs" and optimizer != solver:
-            raise ValueError(f"{where}: optimizer={optimizer!r} and solver={solver!r} disagree; "
-                             f"pass optimizer= alone")
-        optimizer, solver = solver, "auto"
-    if not (isinstance(solver, str) and solver in SOLVERS + ("fast",)):
+def _check_switches(optimizer, solver) -> tuple[str, str]:
+    """The optimiser and the reference/fast switch of `train_logreg_binary`; an optimiser's
+    name passed as ``solver`` is refused with the remedy (``optimizer=``)."""
+    if not (isinstance(solver, str) and solver in SOLVERS):
         raise ValueError(f"solver must be one of 'auto', 'reference' (the optimiser is "
                          f"optimizer=: {', '.join(map(repr, _OPTIMIZERS))}), got {solver!r}")
-    return (check_choice(optimizer, "optimizer", _OPTIMIZERS),
-            check_solver(solver, method, where=where))
+    return check_choice(optimizer, "optimizer", _OPTIMIZERS), solver
 
 
 def _check_binary_training(D, L, l, prior, *, optimizer: str, tol, max_iter, newton_finish):
@@ -592,8 +580,7 @@ class BinaryLogReg(_LinearScores):
 
 
 def train_logreg_binary(D, L, l, prior=None, *, optimizer="lbfgs", tol=_LBFGS_TOL,
-                        max_iter=None, newton_finish=None, solver="auto",
-                        method=None) -> BinaryLogReg:
+                        max_iter=None, newton_finish=None, solver="auto") -> BinaryLogReg:
     r"""Train binary logistic regression, optionally prior-weighted.
 
     Parameters
@@ -614,8 +601,7 @@ def train_logreg_binary(D, L, l, prior=None, *, optimizer="lbfgs", tol=_LBFGS_TO
         x_i^T) + \lambda` (the gradient's Lipschitz constant); slow when the problem is ill
         conditioned (small lambda, unnormalised features). ``"newton"``: `minimize_newton`
         with `logreg_hessian`. The last two are the teaching solvers of the recitation notes
-        and stop at ``tol``. (Formerly ``solver=``, which still works with a
-        ``DeprecationWarning``.)
+        and stop at ``tol``.
     tol : float, default 1e-10
         Tolerance on the largest component of the gradient.
     max_iter : int, optional
@@ -633,8 +619,6 @@ def train_logreg_binary(D, L, l, prior=None, *, optimizer="lbfgs", tol=_LBFGS_TO
         pixels) with the products over the non-zero entries only.
         Both reach the same minimiser (tested); the iterates may differ by rounding. The model
         records it, and the optimiser.
-    method : {"fast", "reference"}, optional
-        Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
     Returns
     -------
@@ -673,7 +657,7 @@ def train_logreg_binary(D, L, l, prior=None, *, optimizer="lbfgs", tol=_LBFGS_TO
     them land within about 1e-15 of the minimiser. ``n_iter`` counts the L-BFGS iterations and
     the Newton steps.
     """
-    optimizer, solver = _check_switches(optimizer, solver, method)
+    optimizer, solver = _check_switches(optimizer, solver)
     X, L, l, prior, tol, max_iter, finish = _check_binary_training(
         D, L, l, prior, optimizer=optimizer, tol=tol, max_iter=max_iter,
         newton_finish=newton_finish)

@@ -322,8 +322,7 @@ class KNNClassifier:
         return check_data(D, n_features=self.D.shape[0], allow_1d=True)
 
     def kneighbors(
-        self, D, k: int | None = None, *, block_bytes: int = BLOCK_BYTES, solver: str = "auto",
-        method: str | None = None
+        self, D, k: int | None = None, *, block_bytes: int = BLOCK_BYTES, solver: str = "auto"
     ) -> tuple[np.ndarray, np.ndarray]:
         r"""Indices and squared distances of the k nearest training samples of each query.
 
@@ -342,8 +341,6 @@ class KNNClassifier:
             (`_kneighbors_reference`, plain and slow). ``"auto"``: the steps below, in the
             private module ``mlpr._neighbors_fast``; the same neighbours and the same distances,
             bit for bit (tested).
-        method : {"fast", "reference"}, optional
-            Deprecated spelling of ``solver`` (``"fast"`` is ``"auto"``); warns.
 
         Returns
         -------
@@ -389,8 +386,7 @@ class KNNClassifier:
         Q = self._queries(D)
         k = self.k if k is None else _check_k(k, self.D.shape[1])
         block_bytes = check_int(block_bytes, "block_bytes", low=1)
-        search = _KNN_SOLVERS[check_solver(solver, method, where="KNNClassifier.kneighbors",
-                                           choices=tuple(_KNN_SOLVERS))]
+        search = _KNN_SOLVERS[check_solver(solver, tuple(_KNN_SOLVERS))]
         # an overflowing expansion is caught by the exact fallback; only the exact distances
         # (step 3) decide, and they must be finite
         with np.errstate(over="ignore", invalid="ignore"):
@@ -415,8 +411,7 @@ class KNNClassifier:
         within = self._within(d2)
         return np.full(d2.shape[1], self.k) if within is None else within.sum(axis=0)
 
-    def scores(self, D, *, block_bytes: int = BLOCK_BYTES, solver: str = "auto",
-               method: str | None = None) -> np.ndarray:
+    def scores(self, D, *, block_bytes: int = BLOCK_BYTES, solver: str = "auto") -> np.ndarray:
         r"""Posterior estimates: fraction of each class in the neighbourhood, (K, M).
 
         .. math:: S_{cj} = P(c \mid q_j) \approx \frac{k_c(q_j)}{|N_h(q_j)|},
@@ -424,10 +419,9 @@ class KNNClassifier:
         with :math:`k_c(q_j)` the number of the neighbours of :math:`q_j` (the k nearest, within
         h when the model has a radius) that belong to class c. Each column sums to 1; a query
         without any training point within h gets 1/K for every class (see the class Notes).
-        ``solver`` chooses the neighbour search (`kneighbors`; ``method`` is its deprecated
-        spelling); both give the same numbers.
+        ``solver`` chooses the neighbour search (`kneighbors`); both give the same numbers.
         """
-        idx, d2 = self.kneighbors(D, block_bytes=block_bytes, solver=solver, method=method)
+        idx, d2 = self.kneighbors(D, block_bytes=block_bytes, solver=solver)
         within = self._within(d2)
         counts = _votes(self.L[idx], self.K, within)
         n = self.k if within is None else within.sum(axis=0)
@@ -437,13 +431,12 @@ class KNNClassifier:
             S[:, n == 0] = 1.0 / self.K
         return S
 
-    def predict(self, D, *, block_bytes: int = BLOCK_BYTES, solver: str = "auto",
-                method: str | None = None) -> np.ndarray:
+    def predict(self, D, *, block_bytes: int = BLOCK_BYTES, solver: str = "auto") -> np.ndarray:
         """Majority class among the neighbours (the k nearest, within h with a radius), shape
         (M,); among classes tied for the most votes, the one with the nearest neighbour (see the
         class Notes). ``solver`` chooses the neighbour search (`kneighbors`); both give the
         same predictions."""
-        idx, d2 = self.kneighbors(D, block_bytes=block_bytes, solver=solver, method=method)
+        idx, d2 = self.kneighbors(D, block_bytes=block_bytes, solver=solver)
         return _vote_decisions(self.L[idx], self.K, self._within(d2))
 
     def predict_for_ks(self, D, ks, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:

@@ -10,8 +10,7 @@ data, `check_multiclass`, `check_positive`, `check_psi`, `check_solver` for the 
 reference / fast switch), and a module keeps as private ``_check_*`` only what no other module
 checks; no module imports another's private names (a chapter module imports its own private
 fast-path module). Also here: `ConvergenceWarning`, the warning of every iterative solver,
-`warn_deprecated`, and `centred_blocks`, the one helper that walks large data in blocks of
-columns.
+and `centred_blocks`, the one helper that walks large data in blocks of columns.
 """
 
 from __future__ import annotations
@@ -63,7 +62,6 @@ __all__ = [
     "check_choice",
     "SOLVERS",
     "check_solver",
-    "warn_deprecated",
     "check_rng",
     "check_probabilities",
     "check_probability_vector",
@@ -858,38 +856,14 @@ def check_choice(value, name: str, options: tuple[str, ...]) -> str:
 SOLVERS = ("auto", "reference")  # the one switch of every module with a fast path
 
 
-def check_solver(solver, method=None, *, where: str, choices: tuple[str, ...] = SOLVERS) -> str:
+def check_solver(solver, choices: tuple[str, ...] = SOLVERS) -> str:
     """Validate the switch between a chapter's plain reference implementation
     (``solver="reference"``) and its private fast path (``solver="auto"``).
 
     The switch has one name in every module (``solver=``); ``choices`` adds a module's own
-    named solvers (svm). The former spellings are accepted for one release with a
-    ``DeprecationWarning`` that names the new one: ``method="fast"`` / ``method="reference"``
-    (pass their value as ``method``) and ``solver="fast"``. ``where`` names the function for
-    the messages.
+    named solvers (svm) or names the table that chooses (``tuple(_SOLVERS)``).
     """
-    if method is not None:
-        if not (isinstance(method, str) and method in ("fast", "reference")):
-            raise ValueError(f"method must be one of 'fast', 'reference' (a deprecated spelling: "
-                             f"use solver= {', '.join(map(repr, choices))}), got {method!r}")
-        new = "auto" if method == "fast" else method
-        warn_deprecated(f"{where}(method={method!r}) is deprecated: the switch between the "
-                        f"reference and the fast path is solver=; use solver={new!r}")
-        if not (isinstance(solver, str) and solver in ("auto", "fast")) and solver != new:
-            raise ValueError(f"{where}: solver={solver!r} and method={method!r} disagree; pass "
-                             f"solver= alone")
-        solver = new
-    if isinstance(solver, str) and solver == "fast":
-        warn_deprecated(f"{where}(solver='fast') is deprecated: the fast path is "
-                        f"solver='auto'")
-        solver = "auto"
     return check_choice(solver, "solver", choices)
-
-
-def warn_deprecated(message: str) -> None:
-    """Warn, with a ``DeprecationWarning`` pointing at the user's call, that a spelling is
-    accepted for one more release; ``message`` names the new spelling."""
-    warnings.warn(message, DeprecationWarning, stacklevel=_external_stacklevel())
 
 
 def check_rng(rng) -> np.random.Generator:

@@ -473,7 +473,8 @@ def test_eer_by_hand_threshold_versus_rocch_on_ties():
     s, L = np.array([1.0, 1.0, 0.0, 1.0]), np.array([1, 1, 0, 0])
     assert eer(s, L) == 0.25  # the default is the notes' definition (it was "rocch")
     assert eer(s, L, method="threshold") == 0.25
-    assert eer(s, L, method="raw") == 0.25  # the former name, kept as an alias
+    with pytest.raises(ValueError, match="method must be 'threshold' or 'rocch', got 'raw'"):
+        eer(s, L, method="raw")  # the former name of "threshold", removed
     assert eer(s, L, method="rocch") == pytest.approx(1 / 3, rel=1e-15)
     # all scores tied: 1/2 either way
     for method in ("threshold", "rocch"):
@@ -491,7 +492,7 @@ def brute_eer_threshold(s, L):
 @pytest.mark.parametrize("seed", range(5))
 def test_eer_default_is_the_notes_threshold_definition(seed):
     s, L = tied_data(seed, n=80 + 20 * seed, shift=1.0, scale=1.0 + 0.5 * seed)
-    for method in (None, "threshold", "raw"):  # the default, its name and the former alias
+    for method in (None, "threshold"):  # the default and its name
         value = eer(s, L) if method is None else eer(s, L, method)
         assert value == pytest.approx(brute_eer_threshold(s, L), rel=1e-15)
     perm = np.random.default_rng(seed).permutation(s.size)

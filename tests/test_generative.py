@@ -1003,5 +1003,5 @@ def test_fast_scores_equal_the_formula(train):
         C = model.covariance(k)
         expected = scipy.stats.multivariate_normal(model.mu[:, k], C).logpdf(X.T)
         np.testing.assert_allclose(ref[k], expected, rtol=1e-10)
-    with pytest.raises(ValueError, match="method"):
-        model.scores(X, method="slow")
+    with pytest.raises(ValueError, match="solver must be one of 'reference', 'auto', got 'slow'"):
+        model.scores(X, solver="slow")

@@ -1028,7 +1028,7 @@ def test_train_logreg_binary_fast_equals_reference(prior, newton_finish):
     assert fast.w[3] == 0.0  # an all-zero feature keeps a zero weight
 
 
-def test_train_logreg_binary_unknown_method():
+def test_train_logreg_binary_unknown_solver():
     D, L = _binary()
-    with pytest.raises(ValueError, match="method"):
-        train_logreg_binary(D, L, 1e-3, method="sparse")
+    with pytest.raises(ValueError, match="solver must be one of 'auto', 'reference'"):
+        train_logreg_binary(D, L, 1e-3, solver="sparse")

@@ -443,10 +443,10 @@ def test_knn_fast_search_in_either_precision_equals_reference(single):
     np.testing.assert_array_equal(d2.T, d2_ref)
 
 
-def test_knn_unknown_method():
+def test_knn_unknown_solver():
     model = train_knn(np.eye(3), np.array([0, 1, 1]), 1)
-    with pytest.raises(ValueError, match="method"):
-        model.predict(np.eye(3), method="kdtree")
+    with pytest.raises(ValueError, match="solver must be one of 'auto', 'reference', got 'kdtree'"):
+        model.predict(np.eye(3), solver="kdtree")
 
 
 @pytest.mark.parametrize("kind", ["continuous", "ties", "constant"])

@@ -1,6 +1,7 @@
-"""The one reference / fast switch, ``solver=``, of every module with a fast path: each former
-spelling still works for one release with a DeprecationWarning that names the new one and gives
-the same numbers, and the trained model records the solver that ran."""
+"""The one reference / fast switch, ``solver=``, of every module with a fast path: it takes
+"auto" and "reference" only (the former spellings ``method="fast"`` / ``method="reference"``,
+``solver="fast"`` and logreg's ``solver="newton"`` for the optimiser are gone and refused), and
+the trained model records the solver that ran."""
 
 import warnings
 
@@ -29,86 +30,74 @@ def _no_warning(fn):
         return fn()
 
 
-def test_check_solver_maps_the_old_spellings():
-    assert _no_warning(lambda: check_solver("auto", where="f")) == "auto"
-    assert _no_warning(lambda: check_solver("reference", where="f")) == "reference"
-    for old, new in (("fast", "auto"), ("reference", "reference")):
-        with pytest.warns(DeprecationWarning, match=rf"f\(method='{old}'\).*solver='{new}'"):
-            assert check_solver("auto", old, where="f") == new
-    with pytest.warns(DeprecationWarning, match=r"solver='fast'.*solver='auto'"):
-        assert check_solver("fast", where="f") == "auto"
-    with pytest.raises(ValueError, match="solver must be one of 'auto', 'reference'"):
-        check_solver("blas", where="f")
-    with pytest.raises(ValueError, match="method must be one of 'fast', 'reference'"):
-        check_solver("auto", "slow", where="f")
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="disagree"):
-        check_solver("reference", "fast", where="f")
+def test_check_solver_takes_auto_and_reference_only():
+    assert _no_warning(lambda: check_solver("auto")) == "auto"
+    assert _no_warning(lambda: check_solver("reference")) == "reference"
+    for bad in ("fast", "blas", None, 1):
+        with pytest.raises(ValueError, match=r"solver must be one of 'auto', 'reference', got"):
+            check_solver(bad)
+    assert check_solver("smo", ("auto", "reference", "smo")) == "smo"  # a module's own names
 
 
-def test_the_warning_points_at_the_callers_line():
+@pytest.mark.parametrize("call", [
+    lambda X, L: fit_pca(X, 2, solver="fast"),
+    lambda X, L: train_tied(X, L).scores(X, "fast"),
+    lambda X, L: train_knn(X, L, 3).kneighbors(X, solver="fast"),
+    lambda X, L: train_gmm_lbg(X, 2, psi=0.01, solver="fast"),
+])
+def test_the_former_fast_spelling_is_refused(call):
     X, L = _data()
-    with pytest.warns(DeprecationWarning) as record:
-        train_mvg(X, L).scores(X, method="reference")
-    assert record[0].filename == __file__
+    with pytest.raises(ValueError, match=r"solver must be one of ('auto', 'reference'|'reference', "
+                                         r"'auto'), got 'fast'"):
+        call(X, L)
 
 
-def test_gmm_old_spelling_warns_and_the_model_records_the_solver():
-    X, _ = _data(1, N=80)
+@pytest.mark.parametrize("call", [
+    lambda X, L: train_mvg(X, L).scores(X, method="reference"),
+    lambda X, L: train_knn(X, L, 3).scores(X, method="reference"),
+    lambda X, L: train_knn(X, L, 3).predict(X, method="fast"),
+    lambda X, L: em_step(X, train_gmm_lbg(X, 1)[-1], method="reference"),
+    lambda X, L: train_gmm_em(X, train_gmm_lbg(X, 1)[-1], method="fast"),
+    lambda X, L: train_gmm_classifier(X, L, 1, method="reference"),
+    lambda X, L: train_logreg_binary(X, L, 0.1, method="reference"),
+])
+def test_the_former_method_keyword_is_gone(call):
+    X, L = _data()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'method'"):
+        call(X, L)
+
+
+def test_gmm_models_record_the_solver():
+    X, L = _data(1, N=80)
     g0 = train_gmm_lbg(X, 2, psi=0.01)[-1]
     assert g0.solver == "auto"
-    for old, new in (("fast", "auto"), ("reference", "reference")):
-        with pytest.warns(DeprecationWarning, match=rf"train_gmm_em\(method='{old}'\)"):
-            a, ha = train_gmm_em(X, g0, psi=0.01, method=old)
-        b, hb = _no_warning(lambda new=new: train_gmm_em(X, g0, psi=0.01, solver=new))
-        assert a == b and ha == hb and a.solver == new
-        with pytest.warns(DeprecationWarning, match=r"em_step\(method="):
-            assert em_step(X, g0, method=old) == em_step(X, g0, solver=new)
+    for solver in ("auto", "reference"):
+        g, _ = _no_warning(lambda s=solver: train_gmm_em(X, g0, psi=0.01, solver=s))
+        assert g.solver == solver and em_step(X, g0, solver=solver).solver == solver
     ref = _no_warning(lambda: train_gmm_lbg(X, 2, psi=0.01, solver="reference"))
     assert [g.solver for g in ref] == ["reference", "reference"]
     assert GMM.from_list(g0.to_list()).solver is None  # built by hand
-    with pytest.warns(DeprecationWarning, match=r"train_gmm_classifier\(method="):
-        clf = train_gmm_classifier(X, _data(1, N=80)[1], 2, psi=0.01, method="reference")
+    clf = train_gmm_classifier(X, L, 2, psi=0.01, solver="reference")
     assert {g.solver for g in clf.gmms} == {"reference"}
 
 
-def test_logreg_old_spellings_warn_and_the_model_records_both_choices():
+def test_logreg_records_both_choices_and_refuses_an_optimiser_as_solver():
     X, L = _data(2)
     new = _no_warning(lambda: train_logreg_binary(X, L, 0.1, optimizer="newton",
                                                   solver="reference"))
     assert (new.optimizer, new.solver) == ("newton", "reference")
-    with pytest.warns(DeprecationWarning, match=r"solver='newton'.*optimizer='newton'"):
-        old = train_logreg_binary(X, L, 0.1, solver="newton")
-    assert (old.optimizer, old.solver) == ("newton", "auto")
-    with pytest.warns(DeprecationWarning, match=r"method='reference'.*solver='reference'"):
-        old = train_logreg_binary(X, L, 0.1, optimizer="newton", method="reference")
-    assert old == new
     default = _no_warning(lambda: train_logreg_binary(X, L, 0.1))
     assert (default.optimizer, default.solver) == ("lbfgs", "auto")
     with pytest.raises(ValueError, match="optimizer must be one of 'lbfgs', 'gd', 'newton'"):
         train_logreg_binary(X, L, 0.1, optimizer="sgd")
-    with pytest.raises(ValueError, match=r"solver must be one of .*optimizer="):
-        train_logreg_binary(X, L, 0.1, solver="sgd")
+    for former in ("newton", "gd", "sgd"):  # an optimiser's name as solver: the remedy
+        with pytest.raises(ValueError, match=r"solver must be one of 'auto', 'reference' \(the "
+                                             r"optimiser is optimizer=: 'lbfgs', 'gd', 'newton'\)"):
+            train_logreg_binary(X, L, 0.1, solver=former)
 
 
-def test_pca_old_spelling_warns_and_the_model_records_the_solver():
+def test_pca_records_the_solver():
     X, _ = _data(3, D=5, N=100)
     assert _no_warning(lambda: fit_pca(X, 2)).solver == "auto"
     assert _no_warning(lambda: fit_pca(X, 2, solver="reference")).solver == "reference"
     assert _no_warning(lambda: fit_pca(X, 2, "svd")).solver == "reference"  # one form
-    with pytest.warns(DeprecationWarning, match=r"fit_pca\(solver='fast'\)"):
-        assert fit_pca(X, 2, solver="fast") == fit_pca(X, 2)
-
-
-def test_scoring_switches_old_spelling_warns_with_the_same_numbers():
-    X, L = _data(4)
-    model = train_tied(X, L)
-    with pytest.warns(DeprecationWarning, match=r"GaussianClassifier.scores\(method='fast'\)"):
-        np.testing.assert_array_equal(model.scores(X, method="fast"), model.scores(X))
-    knn = train_knn(X, L, 3)
-    for call in ("kneighbors", "scores", "predict"):
-        with pytest.warns(DeprecationWarning, match=r"kneighbors\(method='reference'\)"):
-            old = getattr(knn, call)(X, method="reference")
-        new = _no_warning(lambda call=call: getattr(knn, call)(X, solver="reference"))
-        for a, b in zip(old if call == "kneighbors" else [old], new if call == "kneighbors"
-                        else [new]):
-            np.testing.assert_array_equal(a, b)
