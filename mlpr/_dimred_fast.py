@@ -15,7 +15,7 @@ convention, eigenvalues and trace to 1e-10 relative). What differs, and why:
   MNIST, but it moves P by about 1e-12, enough to change the iteration counts and one error
   rate of lecture 06's capped L-BFGS runs: it is not used.)
 * No separate scan for NaN or inf: a non-finite value makes the mean of its feature non-finite,
-  and only then does `mlpr.dimred.fit_pca` scan the data to name it (`mlpr.utils.check_data`).
+  and only then does `mlpr.dimred.fit_pca` scan the data to name it (`mlpr._validation.check_data`).
   The functions here trust their caller: `fit_pca` checks the mean and the covariance they
   return before the next step.
 * Only the triangle ``dsyrk`` wrote is read by the eigensolver (``eigh(lower=False)``), which

@@ -75,10 +75,7 @@ import numpy as np
 import scipy.optimize
 from scipy.special import logsumexp
 
-from .evaluation import pav
-from .logreg import train_logreg_binary
-from .utils import (
-    ConvergenceWarning,
+from ._validation import (
     check_array,
     check_binary_labels,
     check_choice,
@@ -91,9 +88,10 @@ from .utils import (
     check_prior,
     check_real,
     check_scale,
-    kfold_shuffled_indices,
-    model,
 )
+from .evaluation import pav
+from .logreg import train_logreg_binary
+from .utils import ConvergenceWarning, kfold_shuffled_indices, model
 
 __all__ = [
     "LinearCalibration",
@@ -112,7 +110,7 @@ _METHODS = ("linear", "isotonic")
 
 
 # ------------------------------------------------------------------------------------------------
-# validation (the validators of mlpr.utils, with the hints for transposed or swapped scores)
+# validation (the validators of mlpr._validation, with the hints for transposed or swapped scores)
 
 
 def _check_score_matrix(S, n_samples: int | None = None, n_systems: int | None = None,

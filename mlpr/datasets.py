@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mlpr.utils import check_data_labels, check_int, check_rng
+from mlpr._validation import check_data_labels, check_int, check_rng
 
 __all__ = [
     "DATA_DIR",

@@ -30,8 +30,7 @@ import numpy as np
 import scipy.linalg
 
 from . import _dimred_fast
-from .gaussian import compute_mu_C
-from .utils import (
+from ._validation import (
     check_array,
     check_choice,
     check_data,
@@ -42,11 +41,10 @@ from .utils import (
     check_real,
     check_solver,
     check_vector,
-    model,
-    vcol,
-    vrow,
     warn_if_transposed,
 )
+from .gaussian import compute_mu_C
+from .utils import model, vcol, vrow
 
 __all__ = [
     "PCA",
@@ -303,7 +301,7 @@ def fit_pca(D, m: int, method: str = "eigh", solver: str = "auto") -> PCAModel:
     -----
     UserWarning
         ``D`` has fewer samples (columns) than features (rows), the usual sign of an (N, D)
-        matrix passed for a (D, N) one (`mlpr.utils.warn_if_transposed`).
+        matrix passed for a (D, N) one (`mlpr._validation.warn_if_transposed`).
 
     Notes
     -----
@@ -907,7 +905,7 @@ def fit_whitening(D, L=None) -> WhiteningModel:
     -----
     UserWarning
         Without labels, ``D`` has fewer samples (columns) than features (rows), the usual sign of
-        an (N, D) matrix passed for a (D, N) one (`mlpr.utils.warn_if_transposed`).
+        an (N, D) matrix passed for a (D, N) one (`mlpr._validation.warn_if_transposed`).
 
     Notes
     -----

@@ -112,7 +112,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .utils import (
+from ._validation import (
     check_array,
     check_binary_labels,
     check_bool,
@@ -125,9 +125,8 @@ from .utils import (
     check_labels,
     check_prior,
     check_real,
-    kfold_indices,
-    kfold_shuffled_indices,
 )
+from .utils import kfold_indices, kfold_shuffled_indices
 
 __all__ = [
     "error_rate",
@@ -168,7 +167,7 @@ _MAX_CLASSES = 1 << 14
 
 
 # ------------------------------------------------------------------------------------------------
-# validation: the validators of mlpr.utils, with hints for this module's usual mistakes
+# validation: the validators of mlpr._validation, with hints for this module's usual mistakes
 
 
 def _check_pred_labels(pred, L, K: int | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -47,9 +47,7 @@ import scipy.linalg.blas
 import scipy.linalg.lapack
 from scipy.special import betaln, gammaln, xlog1py, xlogy
 
-from .utils import (
-    block_width,
-    centred_blocks,
+from ._validation import (
     check_array,
     check_binary_values,
     check_cholesky_factor,
@@ -69,9 +67,8 @@ from .utils import (
     check_pseudo_count,
     check_real,
     check_rng,
-    model,
-    vcol,
 )
+from .utils import block_width, centred_blocks, model, vcol
 
 __all__ = [
     "logpdf_GAU_1D",
@@ -425,7 +422,7 @@ def compute_mu_C(D) -> tuple[np.ndarray, np.ndarray]:
     -----
     UserWarning
         ``D`` has fewer samples (columns) than features (rows), the usual sign of an (N, D)
-        matrix passed for a (D, N) one (`mlpr.utils.warn_if_transposed`).
+        matrix passed for a (D, N) one (`mlpr._validation.warn_if_transposed`).
 
     Notes
     -----

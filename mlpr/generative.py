@@ -77,8 +77,7 @@ import scipy.linalg
 from scipy.special import gammaln, logsumexp
 
 from . import _generative_fast
-from .gaussian import cholesky_factor, logpdf_GAU_ND_chol
-from .utils import (
+from ._validation import (
     check_binary_values,
     check_bool,
     check_choice,
@@ -95,9 +94,9 @@ from .utils import (
     check_pseudo_count,
     check_psi,
     check_solver,
-    model,
-    vcol,
 )
+from .gaussian import cholesky_factor, logpdf_GAU_ND_chol
+from .utils import model, vcol
 
 __all__ = [
     "GaussianClassifier",

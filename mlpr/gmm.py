@@ -55,10 +55,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from . import _gmm_fast
-from .gaussian import cholesky_factor, compute_mu_C
-from .generative import GaussianClassifier, floor_covariance
-from .utils import (
-    ConvergenceWarning,
+from ._validation import (
     check_bool,
     check_choice,
     check_data,
@@ -69,8 +66,10 @@ from .utils import (
     check_psi,
     check_rng,
     check_solver,
-    model,
 )
+from .gaussian import cholesky_factor, compute_mu_C
+from .generative import GaussianClassifier, floor_covariance
+from .utils import ConvergenceWarning, model
 
 __all__ = [
     "GMM",

@@ -38,7 +38,7 @@ Newton's method                 `minimize_newton`              ``scipy.optimize.
 the perceptron                  `train_perceptron`             `Perceptron` (``w``, ``b``)
 ==============================  =============================  ====================================
 
-Reading the code. Each public function validates its input (the validators of `mlpr.utils`)
+Reading the code. Each public function validates its input (the validators of `mlpr._validation`)
 and calls a private core of a few lines that mirrors the formula and cites it: ``_binary_fg``
 (objective and gradient of eq. 100 / 101), ``_sample_weights`` (the weights of eq. 101),
 ``_binary_hessian``, ``_prior_log_odds`` (the term of eq. 102), ``_multi_fg`` and
@@ -84,9 +84,8 @@ from ._logreg_solvers import (
     solve,
     warn_convergence,
 )
-from .utils import (
+from ._validation import (
     SOLVERS,
-    ConvergenceWarning,
     check_array,
     check_binary,
     check_bool,
@@ -101,8 +100,8 @@ from .utils import (
     check_prior,
     check_rng,
     check_scale,
-    model,
 )
+from .utils import ConvergenceWarning, model
 
 __all__ = [
     "ConvergenceWarning",
@@ -1027,7 +1026,7 @@ def expand_quadratic(D) -> np.ndarray:
     -----
     UserWarning
         ``D`` has fewer samples (columns) than features (rows), the usual sign of an (N, D)
-        matrix passed for a (D, N) one (`mlpr.utils.warn_if_transposed`): pass ``D.T``.
+        matrix passed for a (D, N) one (`mlpr._validation.warn_if_transposed`): pass ``D.T``.
 
     Notes
     -----

@@ -30,7 +30,8 @@ import inspect
 
 import numpy as np
 
-from .utils import check_bool, check_data, check_multiclass, model
+from ._validation import check_bool, check_data, check_multiclass
+from .utils import model
 
 __all__ = ["OneVsRest", "OneVsOne", "train_one_vs_rest", "train_one_vs_one"]
 

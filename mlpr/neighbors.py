@@ -19,7 +19,7 @@ import numpy as np
 import scipy.linalg
 
 from . import _neighbors_fast
-from .utils import (
+from ._validation import (
     check_choice,
     check_data,
     check_data_labels,
@@ -27,8 +27,8 @@ from .utils import (
     check_int,
     check_real,
     check_solver,
-    model,
 )
+from .utils import model
 
 __all__ = [
     "NearestMeanClassifier",

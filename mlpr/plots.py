@@ -16,9 +16,9 @@ import matplotlib.pyplot as plt
 import matplotlib.ticker
 import numpy as np
 
+from ._validation import check_data, check_data_labels, check_int, check_real, check_vector
 from .dimred import hyperplane_offset, project_on_hyperplane, signed_distance
 from .gmm import logpdf_GMM
-from .utils import check_data, check_data_labels, check_int, check_real, check_vector
 
 # No display is needed unless the caller chose a backend (a figure is only saved); matplotlib
 # switches backends at this point since no figure exists yet.

@@ -76,8 +76,7 @@ import numpy as np
 import scipy.optimize
 
 from ._svm_solvers import CURVATURE_FLOOR, GramColumns, choose_solver, dual_cd, solve
-from .utils import (
-    ConvergenceWarning,
+from ._validation import (
     check_array,
     check_binary,
     check_bool,
@@ -88,8 +87,8 @@ from .utils import (
     check_prior,
     check_real,
     check_scale,
-    model,
 )
+from .utils import ConvergenceWarning, model
 
 __all__ = [
     "linear_kernel", "poly_kernel", "rbf_kernel", "LinearKernel", "PolyKernel", "RBFKernel",

@@ -818,7 +818,7 @@ def test_categorical_codes_that_are_not_indices():
                                                              train_bernoulli_nb])
 def test_data_without_features(train):
     # was: a bare numpy reduction error, a "singular covariance" message, or a model without
-    # features; now utils.check_data refuses it
+    # features; now the validators (mlpr._validation.check_data) refuse it
     with pytest.raises(ValueError, match=r"D has 0 features \(rows\), shape \(0, 4\)"):
         train(np.zeros((0, 4)), np.array([0, 0, 1, 1]))
     with pytest.raises(ValueError, match=r"non-empty \(D, D\) matrix"):

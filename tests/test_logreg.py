@@ -951,7 +951,7 @@ def test_multiclass_priors_of_the_wrong_type():
 
 
 def test_data_without_features():
-    # was: a bias-only model, silently; now utils.check_data refuses it
+    # was: a bias-only model, silently; now the validators (mlpr._validation.check_data) refuse it
     L = np.array([0, 1, 0, 1])
     for train in (lambda D: train_logreg_binary(D, L, 0.1),
                   lambda D: train_logreg_multiclass(D, L, 0.1),

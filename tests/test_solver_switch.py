@@ -8,12 +8,12 @@ import warnings
 import numpy as np
 import pytest
 
+from mlpr._validation import check_solver
 from mlpr.dimred import fit_pca
 from mlpr.generative import train_mvg, train_tied
 from mlpr.gmm import GMM, em_step, train_gmm_classifier, train_gmm_em, train_gmm_lbg
 from mlpr.logreg import train_logreg_binary
 from mlpr.neighbors import train_knn
-from mlpr.utils import check_solver
 
 
 def _data(seed=0, D=3, N=60):

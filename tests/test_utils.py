@@ -3,8 +3,7 @@ import warnings
 import numpy as np
 import pytest
 
-from mlpr.utils import (
-    Standardizer,
+from mlpr._validation import (
     check_bool,
     check_covariance,
     check_data,
@@ -12,6 +11,10 @@ from mlpr.utils import (
     check_int,
     check_labels,
     check_vector,
+    warn_if_transposed,
+)
+from mlpr.utils import (
+    Standardizer,
     fit_center,
     fit_znorm,
     kfold_indices,
@@ -21,7 +24,6 @@ from mlpr.utils import (
     split_db_2to1,
     vcol,
     vrow,
-    warn_if_transposed,
 )
 
 
@@ -274,7 +276,7 @@ def test_znorm_constant_feature():
 
 
 def test_check_rng():
-    from mlpr.utils import check_rng
+    from mlpr._validation import check_rng
 
     g = np.random.default_rng(0)
     assert check_rng(g) is g
@@ -467,7 +469,7 @@ def test_model_freezes_arrays_inside_tuple_fields():
 
 
 def test_check_array_converts_and_refuses_non_numeric():
-    from mlpr.utils import check_array
+    from mlpr._validation import check_array
 
     a = check_array([[True, False]], "x")
     assert a.dtype == np.float64 and a.tolist() == [[1.0, 0.0]]
@@ -477,7 +479,7 @@ def test_check_array_converts_and_refuses_non_numeric():
 
 
 def test_check_finite_names_the_first_bad_index():
-    from mlpr.utils import check_finite
+    from mlpr._validation import check_finite
 
     a = np.array([[1.0, 2.0], [np.inf, np.nan]])
     with pytest.raises(ValueError, match=r"w contains NaN or infinite values.*\(1, 0\)"):
@@ -486,7 +488,7 @@ def test_check_finite_names_the_first_bad_index():
 
 
 def test_check_finite_statistic_and_check_finite_result():
-    from mlpr.utils import check_finite_result, check_finite_statistic
+    from mlpr._validation import check_finite_result, check_finite_statistic
 
     X = np.array([[1e300, -1e300]])
     with np.errstate(over="ignore"):
@@ -533,7 +535,7 @@ def test_check_labels_minus_one_plus_one_hint_and_empty():
 
 
 def test_check_binary_labels():
-    from mlpr.utils import check_binary_labels
+    from mlpr._validation import check_binary_labels
 
     assert check_binary_labels([0, 1, 1]).tolist() == [0, 1, 1]
     with pytest.raises(ValueError, match="L holds label 2 but the SVM is binary"):
@@ -550,7 +552,7 @@ def test_check_binary_labels():
 
 
 def test_check_real_lambda_and_pseudo_count():
-    from mlpr.utils import check_lambda, check_pseudo_count, check_real
+    from mlpr._validation import check_lambda, check_pseudo_count, check_real
 
     assert check_real(2, "C", low=0.0, strict=True) == 2.0
     with pytest.raises(ValueError, match=r"C must be finite and > 0"):
@@ -569,7 +571,7 @@ def test_check_real_lambda_and_pseudo_count():
 
 
 def test_check_prior():
-    from mlpr.utils import check_prior
+    from mlpr._validation import check_prior
 
     assert check_prior(0.1) == 0.1 and isinstance(check_prior(np.float32(0.5)), float)
     for bad in (0.0, 1.0, np.nan, 1.5):
@@ -586,7 +588,7 @@ def test_check_prior():
 
 
 def test_check_class_priors_one_rule():
-    from mlpr.utils import check_class_priors
+    from mlpr._validation import check_class_priors
 
     np.testing.assert_array_equal(check_class_priors([0.0, 0.25, 0.75], 3), [0, 0.25, 0.75])
     with pytest.raises(TypeError, match="priors is required"):
@@ -604,7 +606,7 @@ def test_check_class_priors_one_rule():
 
 
 def test_check_class_scores_and_choice():
-    from mlpr.utils import check_choice, check_class_scores
+    from mlpr._validation import check_choice, check_class_scores
 
     S = check_class_scores([[0.0, -np.inf]])
     assert S.shape == (1, 2)
@@ -619,7 +621,7 @@ def test_check_class_scores_and_choice():
 
 
 def test_probability_and_count_validators():
-    from mlpr.utils import (
+    from mlpr._validation import (
         check_binary_values,
         check_counts,
         check_probabilities,
@@ -644,7 +646,7 @@ def test_probability_and_count_validators():
 
 
 def test_gaussian_parameter_validators():
-    from mlpr.utils import check_cholesky_factor, check_mean_cov, check_per_feature
+    from mlpr._validation import check_cholesky_factor, check_mean_cov, check_per_feature
 
     mu, C = check_mean_cov([1.0, 2.0], np.eye(2))
     assert mu.shape == (2, 1) and C.shape == (2, 2)
@@ -676,7 +678,7 @@ def test_convergence_warning_is_a_user_warning():
 
 
 def test_check_scale_refuses_data_whose_products_overflow():
-    from mlpr.utils import check_scale
+    from mlpr._validation import check_scale
 
     X = np.array([[1e100, -2.0], [3.0, 4.0]])
     assert check_scale(X) is X
@@ -713,3 +715,34 @@ def test_models_survive_a_pickle_round_trip_read_only_equal_and_with_their_hash(
     nan_model = dataclasses.replace(models[0], duality_gap=float("nan"))
     back = pickle.loads(pickle.dumps(nan_model))
     assert back == nan_model and hash(back) == hash(nan_model)
+
+
+# -- the module's public surface -----------------------------------------------------------------
+
+
+def test_utils_exports_the_chapters_helpers_and_the_validators_live_in_validation():
+    import ast
+    from pathlib import Path
+
+    import mlpr._validation as validation
+    import mlpr.utils as utils
+
+    assert set(utils.__all__) == {
+        "vcol", "vrow", "ConvergenceWarning", "split_db_2to1", "kfold_indices",
+        "kfold_shuffled_indices", "leave_one_out_indices", "model", "Standardizer", "fit_center",
+        "fit_znorm", "centred_blocks", "block_width"}
+    for name in utils.__all__:  # defined in utils, not re-exported from elsewhere
+        assert getattr(utils, name).__module__ == "mlpr.utils", name
+    validators = {n for n in vars(validation) if n.startswith("check_")}
+    assert len(validators) >= 30 and "warn_if_transposed" in vars(validation)
+    # nothing in the repository imports from mlpr.utils a name that utils does not export
+    repo = Path(utils.__file__).resolve().parents[1]
+    for folder in ("mlpr", "lectures", "report", "tests", "benchmarks"):
+        for path in (repo / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and (
+                        node.module == "mlpr.utils"
+                        or (node.module == "utils" and node.level == 1
+                            and path.parent.name == "mlpr")):
+                    names = {a.name for a in node.names}
+                    assert names <= set(utils.__all__), (path, names - set(utils.__all__))
