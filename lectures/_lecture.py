@@ -68,6 +68,8 @@ REPO = Path(__file__).resolve().parents[1]
 SLIDES = "course slides"
 CLOSED_FORM = "closed form"
 INVARIANT = "invariant"
+#: a claim of the README about this run's numbers (an order, a trend, a ratio), checked on them
+OBSERVED = "the README's reading of the run"
 
 
 def lab(n: int) -> str:
@@ -147,7 +149,8 @@ class Lecture:
         #: how the MNIST data of this run are described in headings and figure titles
         self.mnist_sizes = ""
         self.results: dict = {"lecture": name, "mode": "quick" if self.quick else "full",
-                              "checks": [], "tables": {}, "figures": [], "figure_titles": {}}
+                              "checks": [], "tables": {}, "values": {}, "figures": [],
+                              "figure_titles": {}}
         self.failures: list[str] = []
         self.t0 = time.perf_counter()
         ref_file = REPO / "lectures" / name / "references.json"
@@ -370,6 +373,19 @@ class Lecture:
         self.results["checks"].append(entry)
         if called:
             self._student_result(what, ok, None, not self.quick)
+
+    def value(self, key: str, x) -> None:
+        """Record a number the README states that no check or table holds (a ratio, a count, a
+        derived quantity) in results.json under ``values[key]``, so that the README test finds it.
+
+        Nothing is printed or enforced: a value is a fact of the run, not a check.
+        """
+        def plain(v):  # numbers (or nested lists / dicts of them) as JSON floats
+            if isinstance(v, dict):
+                return {str(k): plain(u) for k, u in v.items()}
+            return np.asarray(v, dtype=float).tolist()
+
+        self.results["values"][key] = plain(x)
 
     def _skipped(self, failed: list) -> str:
         """The SKIPPED text of a check: its reason in full the first time, then a reference to

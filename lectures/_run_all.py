@@ -1,7 +1,15 @@
-"""Run every lecture (``make lectures``), several at a time when the machine has the cores.
+"""Run the lectures whose results are out of date (``make lectures``), several at a time.
 
 ``.venv/bin/python lectures/_run_all.py [--jobs N] [--format png,pdf] [--figures DIR]
-[--only NN ...] [-- lecture arguments, e.g. --quick]``
+[--only NN ...] [--force] [--dry-run] [-- lecture arguments, e.g. --quick]``
+
+Incremental: a lecture runs when its results are out of date (`_inputs.why_rerun`): no results,
+its last run failed or was interrupted, it ran with other arguments (another mode), or one of
+its inputs changed since (its script, its references.json, ``lectures/_lecture.py``, the mlpr
+definitions its run can reach, the data files it reads: `lectures/_inputs.py`). A lecture that
+ends ok records its inputs in ``DIR/NN_topic/inputs.json``. ``--force`` (``make lectures
+FORCE=1``) runs every lecture; ``--only`` runs the lectures it names, up to date or not;
+``--dry-run`` (``DRY=1``) says which would run, why, and how long they should take, and runs none.
 
 Each lecture runs in its own process with one BLAS thread, ``--jobs`` of them at once (default:
 the number of cores this process may use), longest first according to the previous run of the
@@ -11,7 +19,9 @@ log file, ``DIR/logs/NN_topic.log`` (``DIR`` is ``figures/`` unless ``--figures`
 lectures never interleave their lines; the console gets one line when a lecture starts (with the
 ETA from its previous run), one when it ends (its time, its log), and the tail of the log of a
 lecture that failed. The exit status is 1 when any lecture failed, after all have run;
-interrupted (Ctrl-C, SIGTERM), it stops the lectures it started.
+interrupted (Ctrl-C, SIGTERM), it stops the lectures it started. After the run, the seconds of
+the lectures that ended ok replace theirs in ``lectures/_durations.json``, and ``docs/timings.md``
+is written from that file.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ import sys
 import time
 from pathlib import Path
 
+import _inputs
 import _readme
 
 REPO = Path(__file__).resolve().parents[1]
@@ -75,6 +86,9 @@ class _Plan:
     env: dict  # the lectures' environment (one BLAS thread, Agg)
     eta: dict  # lecture -> expected seconds, or None
     eta_source: dict  # lecture -> "previous" (its last run) or "typical" (_durations.json)
+    inputs: dict = dataclasses.field(default_factory=dict)  # lecture -> its inputs' hashes
+    run_args: list = dataclasses.field(default_factory=list)  # recorded with the inputs
+    took: dict = dataclasses.field(default_factory=dict)  # lecture -> seconds, once ended
 
     @property
     def logs(self) -> Path:
@@ -99,15 +113,31 @@ def main(argv=None) -> int:
     parser.add_argument("--figures", type=Path, default=REPO / "figures",
                         help="results root: each lecture writes DIR/NN_topic (default figures/)")
     parser.add_argument("--only", nargs="+", default=(), metavar="NN",
-                        help="run only these lectures (folder names or their numbers)")
+                        help="run these lectures (folder names or their numbers), up to date "
+                             "or not")
+    parser.add_argument("--force", action="store_true",
+                        help="run every lecture, even those whose results are up to date")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="say which lectures would run, why, and their expected time; "
+                             "run none")
     parser.add_argument("lecture_args", nargs="*",
                         help="after --: arguments for every lecture, e.g. --quick")
     args = parser.parse_args(argv)
     jobs = max(1, args.jobs or cpus or 1)
     mode = "quick" if "--quick" in args.lecture_args else "full"
-    names = lectures(args.only)
+    every = lectures(args.only)
+    run_args = list(args.lecture_args) + (["--format", args.format] if args.format else [])
+    sources = _inputs.Sources(REPO)
+    inputs = {n: sources.inputs(n) for n in every}
+    why = {n: ("--force" if args.force else "named by --only" if args.only else
+               _inputs.why_rerun(args.figures / n, run_args, inputs[n])) for n in every}
+    names = [n for n in every if why[n] is not None]
+    for n in every:
+        if why[n] is None:
+            print(f"up to date: {n} (last ran {_last_ran(args.figures / n)})", flush=True)
+        else:
+            print(f"to run: {n} ({why[n]})", flush=True)
     logs = args.figures / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
     eta = {n: previous_seconds(args.figures / n / "results.json", mode) for n in names}
     typical = typical_seconds(mode)
     source = {n: "previous" if eta[n] is not None else "typical" for n in names}
@@ -115,17 +145,31 @@ def main(argv=None) -> int:
     # longest first (unknown durations first too: they may be long), then in folder order
     queue = sorted(names, key=lambda n: -(eta[n] if eta[n] is not None else float("inf")))
     known = [s for s in eta.values() if s is not None]
+    expected = (f"; {sum(known) / 60:.1f} min of lectures expected one after the other, about "
+                f"{_makespan([eta[n] for n in queue], jobs, []) / 60:.1f} min {jobs} at a time"
+                if names and len(known) == len(names) else "")
+    if args.dry_run:
+        print(f"make lectures (dry run): {len(names)} of {len(every)} lectures would run in "
+              f"{mode} mode, {jobs} at a time{expected}", flush=True)
+        for n in queue:
+            whence = ("its previous run" if source[n] == "previous"
+                      else "lectures/_durations.json")
+            print(f"  {n}: " + (f"{eta[n]:.0f} s ({whence})" if eta[n] is not None
+                                else "no time known"), flush=True)
+        return 0
+    if not names:
+        print(f"make lectures: every lecture is up to date in {mode} mode (FORCE=1 reruns "
+              f"them all)", flush=True)
+        return 0
+    logs.mkdir(parents=True, exist_ok=True)
     print(f"make lectures: {len(names)} lectures in {mode} mode, {jobs} at a time, one BLAS "
-          f"thread each; logs in {logs}"
-          + (f"; {sum(known) / 60:.1f} min of lectures expected one after the other, about "
-             f"{_makespan([eta[n] for n in queue], jobs, []) / 60:.1f} min {jobs} at a time"
-             if len(known) == len(names) else ""), flush=True)
+          f"thread each; logs in {logs}" + expected, flush=True)
     env = dict(os.environ, MPLBACKEND="Agg")
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(var, "1")
     plan = _Plan(names=names, jobs=jobs, lecture_args=list(args.lecture_args),
                  figures=args.figures, format=args.format, mode=mode, env=env, eta=eta,
-                 eta_source=source)
+                 eta_source=source, inputs=inputs, run_args=run_args)
     running: dict[str, tuple[subprocess.Popen, float, object]] = {}
     failed: list[str] = []
     t0 = time.time()
@@ -142,7 +186,80 @@ def main(argv=None) -> int:
     print(f"make lectures: {len(names) - len(failed)} of {len(names)} lectures ok in "
           f"{(time.time() - t0) / 60:.1f} min" + (f"; FAILED: {', '.join(failed)}"
                                                    if failed else ""), flush=True)
+    took = {n: s for n, s in plan.took.items() if n not in failed}
+    if took:
+        record_durations(mode, took, jobs)
+        print(f"make lectures: the times of {', '.join(sorted(took))} recorded in "
+              f"lectures/_durations.json and docs/timings.md", flush=True)
     return 1 if failed else 0
+
+
+def _last_ran(folder: Path) -> str:
+    try:
+        return json.loads((folder / "results.json").read_text())["date"].replace("T", " ")[:16]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return "?"
+
+
+def record_durations(mode: str, took: dict[str, float], jobs: int,
+                     path: Path | None = None) -> None:
+    """Put the seconds of the lectures of this run (``took``, those that ended ok) in
+    ``lectures/_durations.json`` under ``mode``, with the day and the lectures at once of each
+    measurement, and write ``docs/timings.md`` from the file."""
+    path = path or REPO / "lectures" / "_durations.json"
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError):
+        doc = {}
+    today = time.strftime("%Y-%m-%d")
+    for name, seconds in took.items():
+        doc.setdefault(mode, {})[name] = round(seconds)
+        doc.setdefault("measured", {}).setdefault(mode, {})[name] = {"date": today, "jobs": jobs}
+    for key in ("full", "quick", "measured"):
+        if key in doc:
+            doc[key] = dict(sorted(doc[key].items()))
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+    write_timings(doc, path.parents[1] / "docs" / "timings.md")
+
+
+def write_timings(doc: dict, out: Path) -> Path:
+    """``docs/timings.md``: each lecture's seconds in full and quick mode, from
+    ``lectures/_durations.json`` (``doc``), with when and how each was measured."""
+    measured = doc.get("measured", {})
+    names = sorted(set(doc.get("full", {})) | set(doc.get("quick", {})))
+
+    def cell(mode, name):
+        s = doc.get(mode, {}).get(name)
+        if s is None:
+            return "?"
+        when = measured.get(mode, {}).get(name)
+        text = f"{s / 60:.1f} min" if s >= 60 else f"{s:.0f} s"
+        return text + (f" ({when['date']}, {when['jobs']} at a time)" if when else "")
+
+    full = sum(doc.get("full", {}).values())
+    lines = [
+        "# Lecture timings",
+        "",
+        "Written by `make lectures` (`lectures/_run_all.py`) from `lectures/_durations.json` "
+        "after each run: do not edit by hand. Each lecture's time is that of its last run "
+        "that ended ok, in seconds of wall time, with one BLAS thread, several lectures at a "
+        "time (the date and the number at once are given where the run recorded them; the "
+        "others come from the first measurement, on the idle 2-core machine, two at a time). "
+        "A loaded machine takes several times longer.",
+        "",
+        "| lecture | full mode | quick mode |",
+        "|---|---|---|",
+        *(f"| [`{n}`](../lectures/{n}) | {cell('full', n)} | {cell('quick', n)} |"
+          for n in names),
+        "",
+        f"All full-mode lectures one after the other: {full / 60:.1f} min; `make lectures` "
+        f"runs them one per core, longest first, and reruns only those whose inputs changed "
+        f"(`make lectures DRY=1` lists them with their expected time).",
+        "",
+    ]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines))
+    return out
 
 
 def _terminate(signum, frame):
@@ -157,6 +274,8 @@ def _loop(plan: _Plan, queue: list[str], *, running: dict, failed: list[str]) ->
     while queue or running:
         while queue and len(running) < jobs:
             name = queue.pop(0)
+            # no record while it runs: interrupted or failed, it runs again next time
+            (plan.figures / name / _inputs.RECORD).unlink(missing_ok=True)
             log = open(logs / f"{name}.log", "w")  # closed when the lecture ends
             start = time.time()
             running[name] = (subprocess.Popen(plan.command(name), stdout=log,
@@ -175,6 +294,10 @@ def _loop(plan: _Plan, queue: list[str], *, running: dict, failed: list[str]) ->
             del running[name]
             done += 1
             took = time.time() - start
+            results = plan.figures / name / "results.json"
+            wrote = results.exists() and results.stat().st_mtime >= start - 1
+            if proc.returncode == 0 and wrote:
+                plan.took[name] = took
             status = "ok" if proc.returncode == 0 else f"FAILED (exit {proc.returncode})"
             now = time.time()
             busy = [eta[n] and max(0.0, eta[n] - (now - running[n][1])) for n in running]
@@ -199,6 +322,8 @@ def _loop(plan: _Plan, queue: list[str], *, running: dict, failed: list[str]) ->
                     if used:
                         print(f"  {name}: README tables {', '.join(used)} rewritten from this "
                               f"run", flush=True)
+            if proc.returncode == 0 and wrote and name not in failed:
+                _inputs.record(plan.figures / name, name, plan.run_args, plan.inputs[name])
 
 
 def _makespan(seconds: list[float], jobs: int, busy: list[float]) -> float:

@@ -7,7 +7,7 @@ correlation). The reference statistics are those of the course's lab 2 solution.
 
 # %% set-up: imports, the lecture object, helpers
 import numpy as np
-from _lecture import CLOSED_FORM, Lecture, lab
+from _lecture import CLOSED_FORM, INVARIANT, Lecture, lab
 
 from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris
 from mlpr.gaussian import compute_mu_C
@@ -41,6 +41,27 @@ lec.table("correlation", "Correlation matrix", [""] + list(IRIS_FEATURES),
 lec.section("Per-class means")
 lec.table("class_means", "Class means (cm)", ["class"] + list(IRIS_FEATURES),
           [[name] + list(D[:, L == k].mean(axis=1)) for k, name in enumerate(IRIS_CLASSES)])
+
+# %% what the README says of the statistics and the figures, each a claim checked here
+lec.section("The README's claims")
+pairs = [(i, j) for i in range(4) for j in range(i + 1, 4)]
+i, j = max(pairs, key=lambda p: corr[p])
+lec.check(f"strongest correlation: {IRIS_FEATURES[i]} and {IRIS_FEATURES[j]}", corr[i, j],
+          fmt="{:.3f}")
+lec.claim("petal length and width are the most correlated pair", (i, j) == (2, 3),
+          source=INVARIANT)
+lec.claim("sepal width is weakly anti-correlated with each other feature (-0.5 < r < 0)",
+          all(-0.5 < corr[1, k] < 0 for k in (0, 2, 3)), source=INVARIANT)
+
+
+def separates_setosa(x):
+    """Whether setosa's range of feature x does not overlap the other classes' range."""
+    return x[L == 0].max() < x[L != 0].min() or x[L == 0].min() > x[L != 0].max()
+
+
+lec.claim("each petal feature separates setosa from the other two classes, no sepal feature does",
+          separates_setosa(D[2]) and separates_setosa(D[3]) and not separates_setosa(D[0])
+          and not separates_setosa(D[1]), source=INVARIANT)
 
 # %% figures
 lec.figure(plot_class_histograms(D, L, feature_names=IRIS_FEATURES, class_names=IRIS_CLASSES,

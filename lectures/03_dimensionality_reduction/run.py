@@ -8,7 +8,7 @@ MNIST error rates of the course slides (the notes describe these results only in
 
 # %% set-up: imports, the lecture object, helpers
 import numpy as np
-from _lecture import Lecture
+from _lecture import INVARIANT, Lecture
 
 from mlpr.datasets import IRIS_CLASSES, MNIST_SHAPE, load_iris, load_iris_binary
 from mlpr.dimred import fit_lda, fit_pca, train_lda_binary
@@ -28,6 +28,9 @@ lec.check("eigenvalues of the covariance (1/N)", pca.eigenvalues, fmt="{:.5f}")
 lec.check("explained variance ratio", pca.explained_variance_ratio, fmt="{:.4f}")
 lec.check("smallest m retaining 95% of the variance", pca.n_components_for_variance(0.95),
           fmt="{:.0f}")
+ratio = np.cumsum(pca.explained_variance_ratio)
+lec.claim("two directions retain 95% of the variance, one does not", ratio[0] < 0.95 <= ratio[1],
+          source=INVARIANT)
 Y = pca.transform(D)
 lec.figure(plot_scatter_2d(Y[:2], L, class_names=IRIS_CLASSES, xlabel="PCA direction 1",
                            ylabel="PCA direction 2", title="Iris: PCA, m = 2"),
@@ -81,6 +84,7 @@ def nearest_mean_error(XTR, XTE):
 
 
 lec.progress("PCA on the training images")
+lec.value("mnist_image_shape", MNIST_SHAPE)  # the README's "28 x 28 images"
 pca_all = fit_pca(DTR, 100)
 lec.figure(plot_images(pca_all.P[:, :20], shape=MNIST_SHAPE, titles=range(1, 21), ncols=10,
                        symmetric=True,

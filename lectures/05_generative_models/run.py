@@ -9,7 +9,7 @@ course slides (the notes describe these results only in words).
 
 # %% set-up: imports, the lecture object, helpers
 import numpy as np
-from _lecture import INVARIANT, SLIDES, Lecture
+from _lecture import CLOSED_FORM, INVARIANT, SLIDES, Lecture
 
 from mlpr.datasets import IRIS_CLASSES, IRIS_FEATURES, load_iris
 from mlpr.dimred import fit_lda, fit_pca
@@ -123,6 +123,9 @@ lec.check("tied after LDA equals tied on PCA 100 (error %)", table["tied"][3],
 
 lec.section(f"MNIST ({lec.mnist_sizes}), MVG on the raw 784 pixels")
 lec.progress("MVG on raw pixels")
+lec.check("class 0: pixels constant over its training images", int(np.sum(np.ptp(DTR[:, LTR == 0],
+                                                                           axis=1) == 0)),
+          fmt="{:.0f}")
 try:
     train_mvg(DTR, LTR)
 except ValueError as exc:
@@ -145,18 +148,33 @@ lec.figure(plot_curves(ms, curves, xlabel="PCA dimension m", ylabel="test error 
 lec.section(f"MNIST ({lec.mnist_sizes}), discrete naive Bayes on the 784 pixels, test error %")
 pix_tr = np.rint(DTR * 255).astype(np.int64)  # the original 0..255 intensities
 pix_te = np.rint(DTE * 255).astype(np.int64)
-rows = []
+features = {"Bernoulli (pixel >= 128)": (train_bernoulli_nb, pix_tr >= 128, pix_te >= 128),
+            "multinomial (ink counts)": (train_multinomial_nb, pix_tr, pix_te),
+            "categorical (4 levels)": (lambda D, L, e: train_categorical_nb(D, L, 4, e),
+                                       pix_tr // 64, pix_te // 64)}
+rows, minus_inf = [], {}
 for eps in (0.0, 0.01, 1.0, 100.0):
     lec.progress(f"discrete models, pseudo-count {eps:g}")
-    e_b = error_pct(lambda D, L, e=eps: train_bernoulli_nb(D, L, e), pix_tr >= 128, LTR,
-                    pix_te >= 128, LTE)
-    e_m = error_pct(lambda D, L, e=eps: train_multinomial_nb(D, L, e), pix_tr, LTR, pix_te, LTE)
-    e_c = error_pct(lambda D, L, e=eps: train_categorical_nb(D, L, 4, e), pix_tr // 64, LTR,
-                    pix_te // 64, LTE)
-    rows.append([eps, e_b, e_m, e_c])
-lec.table("mnist_discrete", "Test error % against the pseudo-count eps",
-          ["eps", "Bernoulli (pixel >= 128)", "multinomial (ink counts)",
-           "categorical (4 levels)"], rows)
+    row = [eps]
+    for name, (train, XTR, XTE) in features.items():
+        S = train(XTR, LTR, eps).scores(XTE)
+        row.append(100 * error_rate(map_decisions(S, uniform_priors(S.shape[0])), LTE))
+        minus_inf[name, eps] = int(np.isneginf(S).sum())  # (class, image) scores of -inf
+    rows.append(row)
+lec.table("mnist_discrete", "Test error % against the pseudo-count eps", ["eps", *features], rows)
+for name in features:
+    lec.check(f"{name}, eps = 0: test scores of -inf (of {S.size} class-image pairs)",
+              minus_inf[name, 0.0], fmt="{:.0f}")
+lec.claim("eps = 0 gives -inf scores (an unseen pixel value) to every model, any eps > 0 none",
+          all(minus_inf[n, 0.0] > 0 for n in features)
+          and not any(minus_inf[n, e] for n in features for e in (0.01, 1.0, 100.0)),
+          source=CLOSED_FORM)
+err = {r[0]: r[1:] for r in rows}  # eps -> the three models' errors
+lec.claim("a small pseudo-count (0.01) helps every model slightly (lower error than eps = 0, by "
+          "less than 1 point)", all(0 < a - b < 1 for a, b in zip(err[0.0], err[0.01])),
+          source=INVARIANT)
+lec.claim("a large one (100) washes the estimates out: every model's error is higher than with "
+          "eps = 0.01", all(a > b for a, b in zip(err[100.0], err[0.01])), source=INVARIANT)
 
 # %% prototype methods
 lec.section(f"MNIST ({lec.mnist_sizes}), nearest class mean and k-NN, test error %")

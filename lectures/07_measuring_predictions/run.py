@@ -15,7 +15,7 @@ from functools import partial
 from itertools import combinations
 
 import numpy as np
-from _lecture import CLOSED_FORM, INVARIANT, Lecture
+from _lecture import CLOSED_FORM, INVARIANT, OBSERVED, Lecture
 
 from mlpr.calibration import (
     kfold_calibrate,
@@ -159,6 +159,36 @@ fig = plot_curves([f"{PAIRS[i][0]}v{PAIRS[i][1]}" for i in order],
 fig.set_size_inches(10, 4.2)
 fig.axes[0].tick_params(axis="x", labelrotation=90, labelsize=7)
 lec.figure(fig, "mnist_pairwise_eer.png")
+for k, e in eers.items():  # every pair's EERs, as the README quotes some of them
+    lec.value(f"pairs_eer_rocch/{k}", e[:, 0])
+    lec.value(f"pairs_eer_threshold/{k}", e[:, 1])
+lec.value("pairs", PAIRS)
+mean = {k: e[:, 1].mean() for k, e in eers.items()}
+
+
+def hardest(k, n):
+    """The n pairs of system k with the largest ROCCH EER, as "avb" names."""
+    return {"{}v{}".format(*PAIRS[i]) for i in np.argsort(-eers[k][:, 0], kind="stable")[:n]}
+
+
+if not lec.quick:  # what the README reads in the full run's pairs (quick mode has 1,000 images)
+    lec.claim("full mode: MVG at least halves the mean EER of the linear tied model (PCA 50)",
+              mean["MVG, PCA 50"] <= mean["tied, PCA 50"] / 2, source=OBSERVED)
+    lec.claim("full mode: 100 PCA directions help the tied model a little (lower mean EER, by "
+              "less than 0.2)", 0 < mean["tied, PCA 50"] - mean["tied, PCA 100"] < 0.2,
+              source=OBSERVED)
+    lec.claim("full mode: the five hardest pairs (ROCCH EER) of tied/PCA 50 and of naive Bayes are "
+              "4v9, 3v5, 3v8, 5v8 and 7v9",
+              hardest("tied, PCA 50", 5) == hardest("naive Bayes, PCA 50", 5)
+              == {"4v9", "3v5", "3v8", "5v8", "7v9"}, source=OBSERVED)
+    lec.claim("full mode: MVG's four hardest pairs are 8v9, 3v8, 3v9 and 7v9, and it separates "
+              "4 from 9 far better than tied (less than a quarter of its EER)",
+              hardest("MVG, PCA 50", 4) == {"8v9", "3v8", "3v9", "7v9"}
+              and eers["MVG, PCA 50"][PAIRS.index((4, 9)), 0]
+              < eers["tied, PCA 50"][PAIRS.index((4, 9)), 0] / 4, source=OBSERVED)
+    lec.claim("full mode: MVG separates one pair, 4 v 5, without a single test error",
+              [PAIRS[i] for i in np.flatnonzero(eers["MVG, PCA 50"][:, 0] == 0)] == [(4, 5)],
+              source=OBSERVED)
 
 # %% one hard pair: 4 (1) vs 9 (0)
 lec.section(f"MNIST ({lec.mnist_sizes}) 4 (1) vs 9 (0), PCA 50: ROC, DET and Bayes error plots")
@@ -185,6 +215,22 @@ lec.check("EER of 9 (1) vs 4 (0), i.e. labels swapped and llr -> -llr, equals th
           eer(-hard["MVG"], 1 - L49), eer(hard["MVG"], L49), tol=1e-12, source=INVARIANT)
 lec.claim("actDCF >= minDCF at every prior, every model",
           all(np.all(a >= m) for a, m in curves.values()))
+e49 = {n: 100 * eer(s, L49, method="rocch") for n, s in hard.items()}
+lec.check("4 vs 9, ROCCH EER %: " + ", ".join(hard), list(e49.values()), fmt="{:.2f}")
+lec.claim("the ranking of the models by minDCF is that of their EER, at pi = 0.1, 0.5 and 0.9",
+          all(sorted(hard, key=lambda n: min_dcf(hard[n], L49, p)) == sorted(hard, key=e49.get)
+              for p in (0.1, 0.5, 0.9)), source=OBSERVED)
+if not lec.quick:  # quick mode: MVG separates 4 from 9 (minCllr 0)
+    loss = {n: a - m for n, (a, m) in curves.items()}
+    mid = int(np.argmin(np.abs(x)))
+    lec.claim("full mode: the calibration loss is smaller at prior log-odds 0 than at -4 and at "
+              "+4, every model", all(v[mid] < v[0] and v[mid] < v[-1] for v in loss.values()),
+              source=OBSERVED)
+    cl = {r[0]: (r[-2], r[-1]) for r in rows}  # model -> (Cllr, minCllr)
+    lec.claim("full mode: MVG has the lowest minCllr yet the largest Cllr / minCllr (more than 4)",
+              min(cl, key=lambda n: cl[n][1]) == "MVG"
+              == max(cl, key=lambda n: cl[n][0] / cl[n][1]) and cl["MVG"][0] > 4 * cl["MVG"][1],
+              source=OBSERVED)
 # two slips of the notes, on these llrs (docs/errata.md): eq. 74 prints the threshold with the
 # wrong sign, and the derivation of eq. 136 divides the misses by N_F instead of N_T
 s49, pi = hard["tied"], 0.8
@@ -232,6 +278,10 @@ lec.table("mnist_bayes_risk", "Normalised empirical Bayes risk (1 = the best dec
                                  "4<->9 errors", "3/5/8 errors"], rows)
 lec.claim("Bayes decisions are not worse: risk_Bayes <= risk_MAP", risk["Bayes"] <= risk["MAP"],
           source="expected, notes 7.2")
+wrong = pred["MAP"] != LTE
+sure = np.exp(LP[:, wrong].max(axis=0)) > 0.99  # posterior of the (wrong) MAP class
+lec.check(f"MAP errors made with a posterior above 0.99 for the wrong class, % of the "
+          f"{int(wrong.sum())} errors", 100 * sure.mean(), fmt="{:.0f}")
 fig, axes = figure_grid(1, 2, width=6.6, height=6.0,
                         title=f"MNIST ({lec.mnist_sizes}), MVG on PCA 50, non-uniform costs: "
                               "confusion matrices of the test set")
@@ -351,6 +401,19 @@ lec.claim("fusion beats voting: mean actDCF of the fused llrs < mean DCF of the 
           source="expected, notes 7.4")
 lec.claim("where vote and fusion disagree, the fusion is right more often, each prior",
           np.all(split.sum(axis=0)[:, 0] > split.sum(axis=0)[:, 1]), source="expected, notes 7.4")
+mv = {k: m.mean(axis=0) for k, m in votes.items()}
+lec.claim("voting is worse than the best of its three systems at every prior",
+          np.all(mv["vote"] > mv["best single"]), source=OBSERVED)
+if not lec.quick:
+    lec.claim("full mode: fusion beats the best single system (chosen in hindsight) at pi = 0.1 "
+              "and 0.5, not at 0.9", bool(np.all((mv[FUSED3] < mv["best single"])
+                                                 == [True, True, False])), source=OBSERVED)
+    right = split.sum(axis=0)
+    lec.check("where they disagree: fusion right / vote right, pi = 0.1, 0.5, 0.9",
+              right[:, 0] / right[:, 1], fmt="{:.2f}")
+    lec.claim("full mode: where they disagree the fusion is right five to seven and a half times "
+              "as often", bool(np.all((5 <= right[:, 0] / right[:, 1])
+                                      & (right[:, 0] / right[:, 1] <= 7.5))), source=OBSERVED)
 
 # %% multiclass calibration (end of ch. 7.3)
 DIGITS = np.array([3, 5, 8])
@@ -392,6 +455,17 @@ lec.claim("MVG (over-confident): every calibration lowers the risk of the two no
           "applications", all(risk3["MVG", k][j] < risk3["MVG", "raw"][j]
                               for k in ("scalar", "diagonal", "full") for j in (1, 2)),
           source="expected, notes 7.3")
+uni = {k: risk3["MVG", k][0] for k in ("raw", "scalar", "diagonal", "full")}
+if not lec.quick:
+    lec.claim("full mode: MVG, uniform priors and 0-1 costs: the scalar and diagonal maps raise "
+              "the risk slightly, the full map lowers it", uni["scalar"] > uni["raw"]
+              < uni["diagonal"] and uni["full"] < uni["raw"], source=OBSERVED)
+lec.claim("tied, priors (0.8, 0.1, 0.1): every calibration raises its risk",
+          all(risk3["tied", k][1] > risk3["tied", "raw"][1] for k in ("scalar", "diagonal", "full")),
+          source=OBSERVED)
+lec.check("MVG's scalar alpha, and 1 / alpha (how over-confident its log-likelihoods are)",
+          [maps["MVG", "scalar"].A[0, 0], 1 / maps["MVG", "scalar"].A[0, 0]], fmt="{:.2f}")
+lec.value("pairs_cllr", {f"{n} {v}": m[:, 6].tolist() for (n, v), m in metrics.items()})
 
 x = np.linspace(-4, 4, 81)
 panels = {n: {v: bayes_error_curve(cal49[n, v][0], L49, x)[1:]

@@ -399,6 +399,7 @@ def bag(texts):
 
 
 Ctr, Cte = bag(train_texts), bag(test_texts)
+lec.value("texts", [len(train_texts), len(test_texts), len(vocab)])
 Ltr, Lte = np.array([c for _, c in train_texts]), np.array([c for _, c in test_texts])
 priors_nb = ml_class_priors(Ltr)
 models = {
