@@ -65,16 +65,25 @@ and (0.1, 1, 1) give the same value. Multiclass: the empirical Bayes risk
   changes a decision (each distinct score value, and -inf), together with the two
   data-independent systems (accept all, reject all), so it never exceeds 1. Tied scores are
   always decided together, so the result does not depend on the order of the input and is
-  invariant to any strictly increasing transform of the scores. One sort and cumulative counts
-  give all the operating points in O(N log N); many priors are evaluated at once on the same
-  sort (`bayes_error_curve`). `min_dcf_sweep` is the plain textbook version (one DCF per
-  threshold), the reference the fast one is tested against.
+  invariant to any strictly increasing transform of the scores.
 * **ROC / DET** (`roc_points`, `det_points`, section 7.1): the operating points (Pfp, Ptp) or
   (Pfp, Pfn) at the same set of thresholds, ordered by increasing Pfp (decreasing threshold).
 * **EER** (`eer`, section 7.1): the notes' definition, the error rate at the threshold where
   Pfn = Pfp on the empirical ROC (``method="threshold"``, the default). The empirical ROC is a
   staircase that need not cross Pfn = Pfp at any threshold: the threshold where |Pfn - Pfp| is
   smallest is taken and the mean of Pfn and Pfp there reported.
+
+Reference and fast path
+-----------------------
+`min_dcf`, `act_dcf` (for an array of priors) and `bayes_error_curve` take the switch of every
+module with a fast path, ``solver=``: ``"reference"`` runs the notes' procedure as written here
+(`_min_dcf_by_sweep`: for each threshold the decisions ``s > t``, their errors and their DCF;
+`_act_dcf_reference`: one pass over the scores per prior); ``"auto"`` (the default) computes
+the same error counts from one sort and cumulative counts in O(N log N) for all priors at once
+(the private module ``mlpr._evaluation_fast``, which says what it does differently), and both
+go through the same DCF formula, so a test holds them equal bit for bit, values and thresholds.
+`min_dcf_sweep` is the reference of one prior under the course labs' name. The ROC, DET, convex
+hull, EER and minCllr read their operating points from the same sort.
 
 EER variants
 ------------
@@ -108,10 +117,16 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import warnings
-from typing import NamedTuple
 
 import numpy as np
 
+from . import _evaluation_fast
+from ._evaluation_fast import Ranked as _Ranked
+from ._evaluation_fast import candidates as _candidates
+from ._evaluation_fast import errors as _errors
+from ._evaluation_fast import rank as _rank
+from ._evaluation_fast import split_thresholds as _split_thresholds
+from ._evaluation_fast import splits as _splits
 from ._validation import (
     check_array,
     check_binary_labels,
@@ -125,6 +140,7 @@ from ._validation import (
     check_labels,
     check_prior,
     check_real,
+    check_solver,
 )
 from .utils import kfold_indices, kfold_shuffled_indices
 
@@ -159,7 +175,6 @@ __all__ = [
 ]
 
 _LN2 = np.log(2.0)
-_CHUNK = 1 << 16  # elements of one (priors x operating points) block of min_dcf: fits in cache
 _POSTERIOR_TOL = 1e-6  # tolerance on posterior columns summing to 1
 # a (K, K) confusion matrix of more classes than this is a mistake (labels that are not class
 # indices 0..K-1), not a table: 2**14 classes already need 2 GB
@@ -835,108 +850,66 @@ def _bayes_risk(M: np.ndarray, pi: np.ndarray, C: np.ndarray, normalize: bool) -
 
 
 # ------------------------------------------------------------------------------------------------
-# operating points: one sort, cumulative counts
+# minDCF and actDCF: the notes' loop over thresholds (reference), one sort (mlpr._evaluation_fast)
 
 
-class _Ranked(NamedTuple):
-    """Scores sorted in ascending order with cumulative class counts.
+def _min_dcf_by_sweep(s: np.ndarray, L: np.ndarray, p: float, Cfn: float,
+                      Cfp: float) -> tuple[float, float]:
+    """Section 7.3, the textbook way: one DCF per threshold, the lowest threshold on ties.
 
-    ``cum_tar[j]`` / ``cum_non[j]`` = targets / non-targets among the j lowest scores, j = 0..N.
-    A *split* j rejects the j lowest scores and accepts the others; only splits between distinct
-    score values (`_splits`) are thresholds.
-    """
-
-    s: np.ndarray
-    cum_tar: np.ndarray
-    cum_non: np.ndarray
-    nT: int
-    nF: int
-
-
-def _rank(s: np.ndarray, L: np.ndarray) -> _Ranked:
-    """Sort the scores once and count the targets below every split."""
-    order = np.argsort(s)  # the single O(N log N) step
-    N = s.size
-    cum_tar = np.zeros(N + 1, dtype=np.int64)
-    np.cumsum(L[order] == 1, out=cum_tar[1:])
-    cum_non = np.arange(N + 1, dtype=np.int64) - cum_tar
-    nT = int(cum_tar[-1])
-    return _Ranked(s[order], cum_tar, cum_non, nT, N - nT)
+    The thresholds t are -inf and every distinct score, ascending; the decisions are s > t
+    (eq. 128) and their cost the normalised DCF (eq. 136-137). The accept-all system comes last,
+    chosen only if strictly best: it is a threshold's decision unless some score is -inf."""
+    best, best_t = np.inf, np.nan
+    for t in [-np.inf, *np.unique(s)]:  # ascending thresholds
+        d = float(_dcf_of_decisions(_accept(s, t), L, p, Cfn, Cfp))  # eq. (128), (136)-(137)
+        if d < best:  # strictly: the first (lowest) threshold wins ties
+            best, best_t = d, float(t)
+    accept_all = float(_dcf_of_decisions(np.ones(s.size, dtype=bool), L, p, Cfn, Cfp))
+    if accept_all < best:  # accept all, even -inf scores: the data-independent system
+        best, best_t = accept_all, -np.inf
+    return best, best_t
 
 
-def _splits(R: _Ranked) -> np.ndarray:
-    """Every split that a threshold realises: 0 (accept all), N (reject all), and each j where
-    the sorted scores change value, so tied scores are never separated."""
-    ss = R.s
-    inner = np.flatnonzero(ss[1:] != ss[:-1]) + 1
-    return np.concatenate(([0], inner, [ss.size]))
+def _min_dcf_reference(s: np.ndarray, L: np.ndarray, p: np.ndarray, Cfn: float,
+                       Cfp: float) -> tuple[np.ndarray, np.ndarray]:
+    """minDCF and its lowest threshold for each prior of p (P,), one sweep per prior."""
+    out = [_min_dcf_by_sweep(s, L, float(pk), Cfn, Cfp) for pk in p]
+    return np.array([v for v, _ in out]), np.array([t for _, t in out])
 
 
-def _candidates(R: _Ranked, j: np.ndarray) -> np.ndarray:
-    """The splits that can minimise a DCF, i.e. the corners of the ROC staircase.
-
-    If the tie group just below split j holds only targets, accepting it lowers Pfn and leaves
-    Pfp unchanged; if the group just above holds only non-targets, rejecting it lowers Pfp. Such
-    splits are strictly worse than a neighbour for every prior in (0, 1) and never lie on the ROC
-    convex hull, so minDCF and the rocch EER only need the others (about 1/9 of 10^6 untied
-    Gaussian scores).
-    """
-    non_below = np.diff(R.cum_non[j])  # non-targets in the group between consecutive splits
-    tar_above = np.diff(R.cum_tar[j])
-    keep = np.ones(j.size, dtype=bool)
-    keep[1:] &= non_below > 0
-    keep[:-1] &= tar_above > 0
-    keep[0] = keep[-1] = True  # the two data-independent systems
-    return j[keep]
+def _min_dcf_fast(s: np.ndarray, L: np.ndarray, p: np.ndarray, Cfn: float,
+                  Cfp: float) -> tuple[np.ndarray, np.ndarray]:
+    """`_min_dcf_reference` from one sort (`mlpr._evaluation_fast`): the same error counts, the
+    same formula, eq. (136)-(137)."""
+    R = _rank(s, L)
+    n_fn, n_fp, thr = _evaluation_fast.min_dcf_counts(R, p, Cfn, Cfp)
+    return _dcf_from_counts(n_fn, n_fp, R.nT, R.nF, p, Cfn, Cfp, True), thr
 
 
-def _errors(R: _Ranked, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Numbers of false negatives and false positives at splits j."""
-    return R.cum_tar[j], R.nF - R.cum_non[j]
+def _act_dcf_reference(s: np.ndarray, L: np.ndarray, p: np.ndarray, Cfn: float,
+                       Cfp: float) -> np.ndarray:
+    """actDCF for each prior of p (P,): the decisions s > t of its Bayes threshold (eq. 128,
+    130), one pass over the scores per prior."""
+    return np.array([_dcf_of_decisions(_accept(s, _threshold(pk, Cfn, Cfp)), L, pk, Cfn, Cfp)
+                     for pk in p])
 
 
-def _split_thresholds(R: _Ranked, j: np.ndarray) -> np.ndarray:
-    """The lowest threshold t whose decisions ``s > t`` realise split j: the highest rejected
-    score s[j - 1], or -inf for j = 0 (accept all; not realised by any t if a score is -inf)."""
-    t = R.s[np.maximum(j - 1, 0)].copy()
-    t[j == 0] = -np.inf
-    return t
+def _act_dcf_fast(s: np.ndarray, L: np.ndarray, p: np.ndarray, Cfn: float,
+                  Cfp: float) -> np.ndarray:
+    """`_act_dcf_reference` from one sort (`mlpr._evaluation_fast`): the same error counts."""
+    R = _rank(s, L)
+    n_fn, n_fp = _evaluation_fast.act_dcf_counts(R, _threshold(p, Cfn, Cfp))  # eq. (130)
+    return _dcf_from_counts(n_fn, n_fp, R.nT, R.nF, p, Cfn, Cfp, True)  # eq. (136)-(137)
 
 
-def _argmin_dcf(Pfn: np.ndarray, Pfp: np.ndarray, p: np.ndarray, Cfn: float,
-                Cfp: float) -> np.ndarray:
-    """For each prior, the index of the first operating point of least DCF (section 7.2).
-
-    The un-normalised DCF (normalising does not move the argmin) of every (prior, operating
-    point) pair, in blocks of priors that keep the matrix near ``_CHUNK`` elements.
-    """
-    a, b = p * Cfn, (1.0 - p) * Cfp
-    rows = max(1, _CHUNK // Pfn.size)  # priors per block
-    blocks = [np.argmin(a[i:i + rows, None] * Pfn + b[i:i + rows, None] * Pfp, axis=1)
-              for i in range(0, p.size, rows)]
-    return np.concatenate(blocks) if blocks else np.empty(0, dtype=np.intp)
+# the one table that chooses: "reference" beside this comment, "auto" in mlpr._evaluation_fast
+_MIN_DCF = {"auto": _min_dcf_fast, "reference": _min_dcf_reference}
+_ACT_DCF = {"auto": _act_dcf_fast, "reference": _act_dcf_reference}
 
 
-def _min_dcf_ranked(R: _Ranked, p: np.ndarray, Cfn: float, Cfp: float):
-    """Section 7.3: minDCF and its lowest threshold for each prior, on one sort."""
-    j = _candidates(R, _splits(R))  # ascending: the first minimum has the lowest threshold
-    if R.s[0] == -np.inf:  # accept-all is no threshold's decision: last, chosen only if best
-        j = np.roll(j, -1)
-    n_fn, n_fp = _errors(R, j)
-    k = _argmin_dcf(n_fn / R.nT, n_fp / R.nF, p, Cfn, Cfp)
-    val = _dcf_from_counts(n_fn[k], n_fp[k], R.nT, R.nF, p, Cfn, Cfp, True)
-    return val, _split_thresholds(R, j[k])
-
-
-def _act_dcf_ranked(R: _Ranked, p: np.ndarray, Cfn: float, Cfp: float) -> np.ndarray:
-    """Section 7.3: actDCF for each prior, the decisions s > t (eq. 128) read off one sort."""
-    t = _threshold(p, Cfn, Cfp)
-    k = np.searchsorted(R.s, t, side="right")  # the scores <= t are rejected (s > t accepted)
-    n_fn, n_fp = _errors(R, k)
-    return _dcf_from_counts(n_fn, n_fp, R.nT, R.nF, p, Cfn, Cfp, True)
-
-
-def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
+def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False, *,
+            solver: str = "auto"):
     r"""Minimum normalised DCF over all thresholds on the scores.
 
     Parameters
@@ -946,7 +919,7 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
     L : ndarray, shape (N,)
         Labels 0/1, both classes present.
     prior : float or array_like, shape (P,)
-        Target prior(s) in (0, 1); an array evaluates all of them on one sort.
+        Target prior(s) in (0, 1).
     Cfn, Cfp : float
         Positive error costs.
     return_threshold : bool
@@ -954,6 +927,12 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
         attain the minimum: ``dcf((llr > t).astype(int), L, prior, Cfn, Cfp)`` equals the
         returned minDCF exactly. ``t`` is the highest rejected score (the largest score when
         rejecting everything is best), or -inf when accepting everything is best.
+    solver : {"auto", "reference"}, default "auto"
+        ``"reference"``: the notes' procedure as written, one DCF per threshold for each prior
+        (`_min_dcf_by_sweep`, beside this function; O(N) per threshold, O(N^2) in all).
+        ``"auto"``: the same error counts from one sort for all priors, O(N log N + P N')
+        (private module ``mlpr._evaluation_fast``); the same values and thresholds, bit for bit
+        (tested).
 
     Returns
     -------
@@ -963,16 +942,18 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
 
     Notes
     -----
-    Section 7.3 of the MLPR notes: the normalised DCF (`dcf`) of the decisions ``llr > t``
-    (eq. 128) is
+    Section 7.3 of the MLPR notes: the normalised DCF (eq. 136-137, `dcf`) of the decisions
+    ``llr > t`` (eq. 128),
+
+    .. math::
+
+        \mathrm{DCF}_{min} = \min_t \frac{\pi C_{fn} P_{fn}(t) + (1 - \pi) C_{fp} P_{fp}(t)}
+                                       {\min(\pi C_{fn}, (1 - \pi) C_{fp})},
+
     minimised over every ``t`` that changes a decision, i.e. -inf and every distinct score
     value, and over the two data-independent systems (accept all, reject all), whose better one
-    costs exactly 1, so minDCF <= 1. `min_dcf_sweep` computes the same number the textbook way,
-    one DCF per threshold; here the scores are sorted once, Pfn and Pfp at every split between
-    distinct values come from cumulative counts, and only the splits that can be optimal (the
-    corners of the ROC staircase) are compared: cost O(N log N + P N'). Tied scores are decided
-    together, so the result is independent of the input order and of any strictly increasing
-    transform of the scores.
+    costs exactly 1, so minDCF <= 1. Tied scores are decided together, so the result is
+    independent of the input order and of any strictly increasing transform of the scores.
 
     Corner cases:
 
@@ -989,7 +970,7 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
     s, L = _check_binary_scores(llr, L)
     p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     return_threshold = check_bool(return_threshold, "return_threshold")
-    val, thr = _min_dcf_ranked(_rank(s, L), p.ravel(), Cfn, Cfp)
+    val, thr = _MIN_DCF[check_solver(solver)](s, L, p.ravel(), Cfn, Cfp)
     scalar = p.ndim == 0
     if return_threshold:
         return _as_result(val, scalar), _as_result(thr, scalar)
@@ -997,10 +978,11 @@ def min_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
 
 
 def min_dcf_sweep(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = False):
-    r"""Minimum normalised DCF by the textbook sweep: one DCF per threshold (the reference).
+    r"""Minimum normalised DCF by the textbook sweep: one DCF per threshold.
 
-    Same parameters and results as `min_dcf` for one prior; slower (O(N) per threshold, O(N^2)
-    in all), written as the course's labs do it so that a reader can check `min_dcf` against it.
+    The same as ``min_dcf(llr, L, prior, Cfn, Cfp, return_threshold, solver="reference")`` for
+    one prior: written as the course's labs do it (O(N) per threshold, O(N^2) in all), so that
+    a reader can check `min_dcf` against it.
 
     Parameters
     ----------
@@ -1024,32 +1006,19 @@ def min_dcf_sweep(llr, L, prior, Cfn=1.0, Cfp=1.0, return_threshold: bool = Fals
     -----
     Section 7.3 of the MLPR notes: for every threshold t in -inf and the sorted distinct scores,
     take the decisions ``llr > t`` (eq. 128), count the errors, compute the normalised DCF
-    (`dcf`), and keep the smallest; the accept-all system is added as a data-independent
-    reference (threshold -inf), so that the result never exceeds 1 even when some scores are
-    -inf (reject-all is the threshold at the largest score).
+    (eq. 136-137, `dcf`), and keep the smallest; the accept-all system is added as a
+    data-independent reference (threshold -inf), so that the result never exceeds 1 even when
+    some scores are -inf (reject-all is the threshold at the largest score).
     """
     s, L = _check_binary_scores(llr, L)
     p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
     _check_one_prior(p)
     return_threshold = check_bool(return_threshold, "return_threshold")
-    best, best_t = _min_dcf_by_sweep(s, L, p, Cfn, Cfp)
+    best, best_t = _min_dcf_by_sweep(s, L, float(p), Cfn, Cfp)
     return (best, best_t) if return_threshold else best
 
 
-def _min_dcf_by_sweep(s: np.ndarray, L: np.ndarray, p: np.ndarray, Cfn: float,
-                      Cfp: float) -> tuple[float, float]:
-    """Section 7.3, the textbook way: one DCF per threshold, the lowest threshold on ties."""
-    systems = [(t, _accept(s, t)) for t in [-np.inf, *np.unique(s)]]  # ascending thresholds
-    systems.append((-np.inf, np.ones(s.size, dtype=bool)))  # accept all, even -inf scores
-    best, best_t = np.inf, np.nan
-    for t, accept in systems:
-        d = float(_dcf_of_decisions(accept, L, p, Cfn, Cfp))  # the decisions s > t, eq. (128)
-        if d < best:  # strictly: the first (lowest) threshold wins ties
-            best, best_t = d, float(t)
-    return best, best_t
-
-
-def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
+def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0, *, solver: str = "auto"):
     r"""Actual normalised DCF: the DCF of the Bayes decisions taken on the scores as LLRs.
 
     Parameters
@@ -1063,6 +1032,11 @@ def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
         Target prior(s) in (0, 1).
     Cfn, Cfp : float
         Positive error costs.
+    solver : {"auto", "reference"}, default "auto"
+        For an array of priors: ``"reference"`` takes the decisions of each prior in one pass
+        over the scores (`_act_dcf_reference`, O(P N)); ``"auto"`` reads them all off one sort
+        (``mlpr._evaluation_fast``, O(N log N + P log N)); the same numbers, bit for bit
+        (tested). One prior is always one O(N) pass, without a sort.
 
     Returns
     -------
@@ -1072,20 +1046,21 @@ def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
     -----
     Section 7.3 of the MLPR notes: ``dcf(optimal_bayes_decisions(llr, prior, Cfn, Cfp), L,
     prior, Cfn, Cfp)``, with decisions ``llr > t`` (eq. 128, the module's rule; an llr equal
-    to t is decided 0), :math:`t = -\log \frac{\pi C_{fn}}{(1 - \pi) C_{fp}}`.
-    ``act_dcf - min_dcf >= 0`` is the calibration loss.
+    to t is decided 0), :math:`t = -\log \frac{\pi C_{fn}}{(1 - \pi) C_{fp}}` (eq. 130), and the
+    normalised DCF of eq. (136)-(137). ``act_dcf - min_dcf >= 0`` is the calibration loss.
     """
     s, L = _check_binary_scores(llr, L)
     p, Cfn, Cfp = _check_application(prior, Cfn, Cfp)
+    solver = check_solver(solver)
     _warn_if_probabilities(s, "llr", "act_dcf")
     if p.ndim == 0:  # one application: O(N), no sort
         accept = s > _threshold(p, Cfn, Cfp)  # eq. (128)-(130): llr > -log(pi Cfn / (1-pi) Cfp)
         n_fn, n_fp, nT, nF = _error_counts(accept, L)
         return float(_dcf_from_counts(n_fn, n_fp, nT, nF, p, Cfn, Cfp, True))  # eq. (136)-(137)
-    return _act_dcf_ranked(_rank(s, L), p, Cfn, Cfp)
+    return _ACT_DCF[solver](s, L, p, Cfn, Cfp)
 
 
-def bayes_error_curve(llr, L, prior_log_odds):
+def bayes_error_curve(llr, L, prior_log_odds, *, solver: str = "auto"):
     r"""Actual and minimum normalised DCF over a range of effective priors (Bayes error plot).
 
     Parameters
@@ -1099,6 +1074,9 @@ def bayes_error_curve(llr, L, prior_log_odds):
         Effective prior log-odds :math:`\log \frac{\tilde\pi}{1 - \tilde\pi}`, e.g.
         ``numpy.linspace(-3, 3, 21)``; the priors :math:`\tilde\pi = 1 / (1 + e^{-x})` must be
         in (0, 1) in float64, i.e. about |x| < 36.
+    solver : {"auto", "reference"}, default "auto"
+        As in `min_dcf` and `act_dcf`: ``"reference"`` sweeps the thresholds for each prior,
+        ``"auto"`` sorts the scores once for all priors; the same numbers, bit for bit.
 
     Returns
     -------
@@ -1112,17 +1090,15 @@ def bayes_error_curve(llr, L, prior_log_odds):
     Notes
     -----
     Section 7.3 of the MLPR notes: at each effective prior :math:`\tilde\pi = 1 / (1 + e^{-x})`,
-    the actDCF of the decisions :math:`\mathrm{llr} > -x` (eq. 128) and the minDCF. The plain
-    reference is the loop ``[act_dcf(llr, L, p) for p in pi]``, ``[min_dcf_sweep(llr, L, p)
-    for p in pi]``; here the scores are sorted once for all priors, and the results equal
-    those calls exactly.
+    the actDCF of the decisions :math:`\mathrm{llr} > -x` (eq. 128) and the minDCF, with the
+    normalised DCF of the application :math:`(\tilde\pi, 1, 1)` (eq. 137-138).
     """
     s, L = _check_binary_scores(llr, L)
     x, pi = _check_prior_log_odds(prior_log_odds)
+    solver = check_solver(solver)
     _warn_if_probabilities(s, "llr", "bayes_error_curve")
-    R = _rank(s, L)
-    minimum, _ = _min_dcf_ranked(R, pi, 1.0, 1.0)
-    return x, _act_dcf_ranked(R, pi, 1.0, 1.0), minimum
+    minimum, _ = _MIN_DCF[solver](s, L, pi, 1.0, 1.0)
+    return x, _ACT_DCF[solver](s, L, pi, 1.0, 1.0), minimum
 
 
 def _check_prior_log_odds(prior_log_odds) -> tuple[np.ndarray, np.ndarray]:

@@ -337,25 +337,86 @@ def test_min_dcf_corner_case_of_a_target_scored_minus_inf():
     assert min_dcf_sweep(s, L, 0.5, return_threshold=True) == (1.0, 1.0)
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_min_dcf_equals_the_textbook_sweep(seed):
-    """min_dcf (one sort, cumulative counts) against min_dcf_sweep (the notes' loop over
-    thresholds). Independent tests of minDCF: test_min_dcf_by_hand (hand-made scores) and
-    test_min_dcf_equals_brute_force_scan_with_ties (explicit decisions at every threshold)."""
+def reference_fast_cases(seed):
+    """Score sets on which the reference and the fast minDCF / actDCF must agree: heavy ties,
+    -inf and +inf scores, a target at -inf, one sample of a class, every score tied, untied
+    Gaussian scores, separable classes, and scores that rank the classes the wrong way."""
     rng = np.random.default_rng(seed)
-    for s, L in (tied_data(seed, n=150 + 50 * seed, shift=0.4 + 0.4 * seed, scale=1.7),
-                 with_infinite_scores(seed, n=120),
-                 (rng.normal(size=90), (rng.random(90) < 0.4).astype(int))):
+    s_tied, L_tied = tied_data(seed, n=150 + 50 * seed, shift=0.4 + 0.4 * seed, scale=1.7)
+    one_target = np.zeros(60, dtype=int)
+    one_target[17] = 1
+    tar_minus_inf = (np.array([-np.inf, 0.0, 1.0, 1.0, 2.0, -1.0]), np.array([1, 0, 0, 1, 1, 0]))
+    # accept-all (threshold -inf) and reject-all (threshold 1) both cost 1 at pi = 0.5: the
+    # threshold's decision wins the tie (test_min_dcf_corner_case_of_a_target_scored_minus_inf)
+    corner = (np.array([-np.inf, 0.0, 1.0]), np.array([1, 0, 0]))
+    return [
+        (s_tied, L_tied),
+        with_infinite_scores(seed, n=120),
+        (rng.normal(size=90), (rng.random(90) < 0.4).astype(int)),
+        (np.round(rng.normal(size=60)), one_target),
+        (np.round(rng.normal(size=60)), 1 - one_target),  # a single non-target
+        (np.zeros(7), np.array([0, 1, 1, 0, 1, 0, 0])),  # every score tied
+        (np.array([-np.inf, -np.inf, np.inf, np.inf]), np.array([0, 1, 0, 1])),  # only +-inf
+        tar_minus_inf,
+        corner,
+        (np.array([-np.inf, -2.0, -2.0, 0.0, 1.0, 1.0, 3.0, np.inf]),
+         np.array([0, 0, 0, 0, 1, 1, 1, 1])),  # separable
+        (-s_tied, L_tied),  # the wrong way round
+    ]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_min_dcf_reference_and_fast_are_equal(seed):
+    """min_dcf with solver="auto" (one sort, mlpr._evaluation_fast) against solver="reference"
+    (the notes' loop over thresholds) and min_dcf_sweep, values and thresholds bit for bit.
+    Independent tests of minDCF: test_min_dcf_by_hand (hand-made scores) and
+    test_min_dcf_equals_brute_force_scan_with_ties (explicit decisions at every threshold)."""
+    for s, L in reference_fast_cases(seed):
         for p, cfn, cfp in APPLICATIONS + [(0.3, 2, 1), (0.02, 1, 1), (0.97, 1, 3)]:
-            fast = min_dcf(s, L, p, cfn, cfp, return_threshold=True)
-            assert fast == min_dcf_sweep(s, L, p, cfn, cfp, return_threshold=True)
-            assert fast[0] == min_dcf_sweep(s, L, p, cfn, cfp)
+            fast = min_dcf(s, L, p, cfn, cfp, return_threshold=True)  # "auto", the default
+            ref = min_dcf(s, L, p, cfn, cfp, return_threshold=True, solver="reference")
+            assert fast == ref == min_dcf_sweep(s, L, p, cfn, cfp, return_threshold=True)
+            assert fast[0] == min_dcf(s, L, p, cfn, cfp, solver="reference")
             assert fast[0] == pytest.approx(brute_min_dcf(s, L, p, cfn, cfp), rel=1e-12)
-        # many priors on one sort: the same values and thresholds as the sweep, prior by prior
+        # many priors: the same values and thresholds, prior by prior
         priors = np.linspace(0.02, 0.98, 25)
-        vals, thr = min_dcf(s, L, priors, 1.5, 1.0, return_threshold=True)
+        vals, thr = min_dcf(s, L, priors, 1.5, 1.0, return_threshold=True, solver="auto")
+        rvals, rthr = min_dcf(s, L, priors, 1.5, 1.0, return_threshold=True, solver="reference")
+        assert vals.tolist() == rvals.tolist() and thr.tolist() == rthr.tolist()
         sweep = [min_dcf_sweep(s, L, p, 1.5, 1.0, return_threshold=True) for p in priors]
         assert vals.tolist() == [v for v, _ in sweep] and thr.tolist() == [t for _, t in sweep]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_act_dcf_and_bayes_error_curve_reference_and_fast_are_equal(seed):
+    """act_dcf of many priors and bayes_error_curve with solver="auto" (one sort, binary search
+    of the thresholds) against solver="reference" (the decisions of each prior, one pass each),
+    bit for bit. Independent tests: test_act_dcf_at_the_notes_applications_by_hand and
+    test_min_dcf_by_hand (hand-made scores), test_min_dcf_equals_brute_force_scan_with_ties."""
+    x = np.linspace(-4, 4, 33)  # Bayes thresholds -x: 0 and other integers among them
+    priors = np.linspace(0.02, 0.98, 19)
+    for s0, L in reference_fast_cases(seed):
+        # integer scores at a Bayes threshold (decided 0), and scores not calibrated
+        for s, cfn in ((s0, 1.0), (s0 / 2 - 0.3, 2.0)):
+            fast = act_dcf(s, L, priors, cfn, 1.0)  # "auto", the default
+            assert fast.tolist() == act_dcf(s, L, priors, cfn, 1.0, solver="reference").tolist()
+            assert fast.tolist() == [act_dcf(s, L, p, cfn, 1.0) for p in priors]  # one prior
+            a = bayes_error_curve(s, L, x)
+            r = bayes_error_curve(s, L, x, solver="reference")
+            assert all(u.tolist() == v.tolist() for u, v in zip(a, r))
+
+
+def test_min_dcf_reference_and_fast_refuse_the_same_input():
+    for solver in ("auto", "reference"):
+        with pytest.raises(ValueError, match="L has no sample of class 1"):
+            min_dcf([0.1, 0.2, 0.3], [0, 0, 0], 0.5, solver=solver)
+        with pytest.raises(ValueError, match="llr contains NaN"):
+            min_dcf([0.1, np.nan], [0, 1], 0.5, solver=solver)
+    for f in (lambda: min_dcf(S_HAND, L_HAND, 0.5, solver="sweep"),
+              lambda: act_dcf(S_HAND, L_HAND, [0.5], solver=None),
+              lambda: bayes_error_curve(S_HAND, L_HAND, [0.0], solver="fast")):
+        with pytest.raises(ValueError, match=r"solver must be one of 'auto', 'reference', got"):
+            f()
 
 
 def test_min_dcf_vectorised_over_priors_equals_scalar_loop():

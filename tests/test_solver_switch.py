@@ -10,6 +10,7 @@ import pytest
 
 from mlpr._validation import check_solver
 from mlpr.dimred import fit_pca
+from mlpr.evaluation import act_dcf, bayes_error_curve, min_dcf
 from mlpr.generative import train_mvg, train_tied
 from mlpr.gmm import GMM, em_step, train_gmm_classifier, train_gmm_em, train_gmm_lbg
 from mlpr.logreg import train_logreg_binary
@@ -44,6 +45,9 @@ def test_check_solver_takes_auto_and_reference_only():
     lambda X, L: train_tied(X, L).scores(X, "fast"),
     lambda X, L: train_knn(X, L, 3).kneighbors(X, solver="fast"),
     lambda X, L: train_gmm_lbg(X, 2, psi=0.01, solver="fast"),
+    lambda X, L: min_dcf(X[0], L, 0.5, solver="fast"),
+    lambda X, L: act_dcf(X[0], L, [0.2, 0.5], solver="fast"),
+    lambda X, L: bayes_error_curve(X[0], L, [0.0], solver="fast"),
 ])
 def test_the_former_fast_spelling_is_refused(call):
     X, L = _data()
