@@ -16,7 +16,7 @@ REPORT_STAMP := $(VENV)/.installed-report
 LECTURES_STAMP := $(VENV)/.installed-lectures
 LECTURES := $(sort $(wildcard lectures/[0-9][0-9]_*/run.py))
 
-.PHONY: lectures lecture check test bench lint clean report report-screenshot
+.PHONY: lectures lecture check test test-quick bench lint clean report report-screenshot
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -45,13 +45,17 @@ $(DEV_STAMP): pyproject.toml $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,report,dev]'
 	touch $@
 
-# Every lecture, JOBS at a time (default: one per core), longest first, one BLAS thread each
-# (on a 2-core machine with anything else running, OpenBLAS threads spin on the shared core and
-# the logistic-regression lectures slow down 10x); each lecture's output in figures/logs/.
-# make lectures [ARGS=--quick] [FORMAT=png,pdf,svg] [JOBS=N]; fails when any lecture fails.
+# The lectures whose inputs changed since their last run that ended ok (their script, its
+# references.json, lectures/_lecture.py, the mlpr code they reach, their data: lectures/_inputs.py),
+# JOBS at a time (default: one per core), longest first, one BLAS thread each (on a 2-core
+# machine with anything else running, OpenBLAS threads spin on the shared core and the
+# logistic-regression lectures slow down 10x); each lecture's output in figures/logs/.
+# make lectures [ARGS=--quick] [FORMAT=png,pdf,svg] [JOBS=N] [FORCE=1: every lecture]
+# [DRY=1: say which would run, why, and how long, run none]; fails when any lecture fails.
 lectures: $(LECTURES_STAMP)
 	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} MPLBACKEND=Agg $(PY) lectures/_run_all.py \
-		$(if $(JOBS),--jobs $(JOBS)) $(if $(FORMAT),--format $(FORMAT)) -- $(ARGS)
+		$(if $(JOBS),--jobs $(JOBS)) $(if $(FORMAT),--format $(FORMAT)) \
+		$(if $(filter-out 0,$(FORCE)),--force) $(if $(filter-out 0,$(DRY)),--dry-run) -- $(ARGS)
 
 # figures/index.html and a page per lecture, from the results of the lectures that have run
 report: $(REPORT_STAMP)
@@ -86,6 +90,11 @@ check: $(STAMP)
 # CI (CI=true) a skip fails unless tests/conftest.py lists it with its reason
 test: $(LECTURES_STAMP)
 	MPLBACKEND=Agg $(PY) -m pytest -q -n auto
+
+# the tests not marked slow (pyproject.toml's `slow` marker: the lectures' quick runs, the
+# autograder, the grading kit's whole runs): an answer in under a minute while iterating
+test-quick: $(LECTURES_STAMP)
+	MPLBACKEND=Agg $(PY) -m pytest -q -n auto -m "not slow"
 
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/run.py

@@ -5,7 +5,7 @@ hostile ones) really return: NaN, infinities, ints too large for a float, comple
 float16 and integer arrays, empty arrays, arrays of every wrong shape, ragged lists, dicts with
 other keys, tuples of the wrong length, None, strings, nested mixtures of these, and functions
 that return them (where a task expects a scoring function or a kernel). The value goes through
-the channel's codec (`mlpr.grading.harness.encode` / `decode`) as it would from a submission's
+the channel's codec (`mlpr.grading.child.wire.encode` / `decode`) as it would from a submission's
 process; what the codec refuses raises in the student's function, as the harness reports it.
 
 For every task the grader must never raise, and the task must fail with a reason in words: no
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from mlpr.grading import catalogue
-from mlpr.grading import harness as wire
+from mlpr.grading.child import wire
 from mlpr.grading.framework import Fail
 from mlpr.grading.runner import run_task
 

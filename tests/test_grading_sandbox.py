@@ -22,7 +22,7 @@ import pytest
 import mlpr
 from mlpr.grading import formats, sandbox
 from mlpr.grading.__main__ import grade_all
-from mlpr.grading.runner import HARNESS
+from mlpr.grading.runner import CHILD
 
 REPO = Path(__file__).resolve().parents[1]
 HONEST = (REPO / "tests" / "grading_submissions" / "course_style.py").read_text()
@@ -148,7 +148,7 @@ def test_staging_copies_no_link_out_no_device_no_fifo(tmp_path):
         work = tmp_path / f"work-{kind}"
         work.mkdir(mode=0o700)
         t0 = time.perf_counter()
-        notes = sandbox.Sandbox.stage(kind, work, HARNESS, sub, {}, slot=5)
+        notes = sandbox.Sandbox.stage(kind, work, CHILD, sub, {}, slot=5)
         seconds = time.perf_counter() - t0
         copy = work / "submission" / "sub"
         got = sorted(str(p.relative_to(copy)) for p in copy.rglob("*"))
@@ -182,7 +182,7 @@ def test_untrusted_names_are_escaped_and_cut(tmp_path):
     sub = _folder(tmp_path / "sub", {"lab4.py": "x = 1\n", name: "fifo"})
     work = tmp_path / "work"
     work.mkdir()
-    (note,) = sandbox.Sandbox.stage("process", work, HARNESS, sub, {})
+    (note,) = sandbox.Sandbox.stage("process", work, CHILD, sub, {})
     assert note.startswith("left out: sub/evil\\x0a ✔ lab 4 · forged 51/51\\x1b[2J\\u202exxx")
     assert note.endswith("..., a FIFO") and note.isprintable() and len(note) < 150
 
@@ -199,7 +199,7 @@ def test_a_single_file_submission_and_a_link_to_it(tmp_path):
             ("carol.py", False, ["left out: carol.py, a FIFO"])]:
         work = tmp_path / f"work-{name}"
         work.mkdir()
-        assert sandbox.Sandbox.stage("process", work, HARNESS, tmp_path / name, {}) == notes
+        assert sandbox.Sandbox.stage("process", work, CHILD, tmp_path / name, {}) == notes
         dest = work / "submission" / name
         assert dest.exists() == copied and not dest.is_symlink()
         if copied:

@@ -9,6 +9,7 @@ newlines in exception messages. Each must earn only what its own code earns (0 h
 submission keeps full marks in the same run, and the grader's files and mlpr are unchanged.
 """
 
+import ast
 import dataclasses
 import hashlib
 import json
@@ -329,14 +330,25 @@ def test_demanding_an_unavailable_isolation_fails(monkeypatch):
         sandbox.choose("user")
 
 
-def test_the_harness_imports_nothing_of_mlpr():
+@pytest.mark.parametrize("module", sorted(p.name for p in (REPO / "mlpr" / "grading" /
+                                                            "child").glob("*.py")))
+def test_what_runs_beside_a_submission_imports_nothing_of_mlpr(module):
+    """Every module of ``mlpr/grading/child/`` (the harness, the wire codec), run as the sandbox
+    runs the harness (``python -I``, from ``/``), imports nothing of mlpr."""
+    path = REPO / "mlpr" / "grading" / "child" / module
     code = ("import sys; sys.argv = ['x']; import runpy; "
-            f"runpy.run_path({str(REPO / 'mlpr' / 'grading' / 'harness.py')!r}, run_name='h'); "
+            f"runpy.run_path({str(path)!r}, run_name='h'); "
             "print(sorted(m for m in sys.modules if m.startswith('mlpr')))")
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
                          cwd=os.sep)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.strip().replace("'", '"')) == []
+    assert module in {"__init__.py", "harness.py", "wire.py"}
+    imported = [a.name for n in ast.walk(ast.parse(path.read_text()))
+                if isinstance(n, ast.Import) for a in n.names] + [
+        n.module or "" for n in ast.walk(ast.parse(path.read_text()))
+        if isinstance(n, ast.ImportFrom)]
+    assert not [m for m in imported if m.split(".")[0] == "mlpr"], imported
 
 
 def test_a_students_repository_with_one_folder_per_lab(tmp_path):
@@ -459,7 +471,7 @@ def Gau_MVG_ML_estimates(D, L):
 """, "Gau_MVG_ML_estimates", "labels"),
     "a frame whose header is a list": ("""
 import sys
-_h = sys.modules["__main__"]
+_h = sys.modules["__main__"].wire  # the harness's codec
 _write = _h.write_frame
 _h.write_frame = lambda fd, header, blobs=(): _write(fd, [header], blobs)
 
@@ -479,7 +491,7 @@ def logpdf_GAU_ND(X, mu, C):
 """, "logpdf_GAU_ND", "a frame too large"),
     "forged notes in the hello frame": ("""
 import sys
-_h = sys.modules["__main__"]
+_h = sys.modules["__main__"].wire  # the harness's codec
 _write = _h.write_frame
 
 def _forge(fd, header, blobs=()):

@@ -55,12 +55,12 @@ lec.finish()
 
 
 def stub_lectures(root: Path, names, sleep: float = 0.0) -> Path:
-    """A copy of the runner (lectures/_run_all.py and the typical durations beside it) under
-    ``root/lectures``, with a stub lecture of each name that sleeps ``sleep`` seconds: the copy
-    runs the stubs as the runner runs the lectures (it finds them beside itself). Returns the
-    copy's path."""
+    """A copy of the runner (lectures/_run_all.py, the modules it imports and the typical
+    durations beside it) under ``root/lectures``, with a stub lecture of each name that sleeps
+    ``sleep`` seconds: the copy runs the stubs as the runner runs the lectures (it finds them
+    beside itself). Returns the copy's path."""
     (root / "lectures").mkdir(parents=True)
-    for f in ("_run_all.py", "_readme.py", "_durations.json"):
+    for f in ("_run_all.py", "_readme.py", "_inputs.py", "_durations.json"):
         shutil.copy(REPO / "lectures" / f, root / "lectures" / f)
     for name in names:
         (root / "lectures" / name).mkdir()

@@ -8,8 +8,9 @@ The package is its own trust boundary (the guide and the threat model are ``docs
   with mlpr's reference answers (the grader's side);
 - `mlpr.grading.runner`: the trusted runner, which builds the cases, computes the references,
   compares, finds the hint and adds the points;
-- `mlpr.grading.harness`: the only code that runs beside a submission: it imports it, performs the
-  calls it is sent and answers with plain data (it imports nothing of mlpr);
+- `mlpr.grading.child`: the only code that runs beside a submission, the harness (it imports it,
+  performs the calls it is sent and answers with plain data) and the wire codec that the grader
+  shares with it (nothing there imports mlpr);
 - `mlpr.grading.sandbox`: where that process runs (bubblewrap, an unprivileged user, or a plain
   child process);
 - `mlpr.grading.formats`: the reports (text, JSON, CSV, Gradescope);

@@ -6,7 +6,7 @@ the task. When a comparison fails, `diagnose` recomputes each known mistake with
 the one the student's answer matches, citing the notes' equation; numeric patterns (a constant
 ratio N / (N - 1), a log base, a transposed matrix, a constant offset) are recognised for any
 result. Everything here runs in the grader's process: the process that imports a submission
-(`mlpr.grading.harness`) never holds a case, a reference, a tolerance or a comparison.
+(`mlpr.grading.child.harness`) never holds a case, a reference, a tolerance or a comparison.
 
 Building blocks for a TA's own pytest files: `assert_close` (the same comparison and hints), the
 data fixtures (`iris_split`, `binary_split`, `threshold_ties`, `offset_data`) and the adapters

@@ -2,8 +2,9 @@ r"""The trusted runner: grade a submission whose code runs in another process.
 
 The grader's process (this module) builds the cases, computes every reference value, compares,
 finds the hint and adds up the points. The submission runs in a process of its own
-(`mlpr.grading.harness`, started by `mlpr.grading.sandbox`) that holds none of these: it performs
-the calls it is sent and answers with plain data. A function of the submission is a
+(`mlpr.grading.child.harness`, started by `mlpr.grading.sandbox`) that holds none of these: it
+performs the calls it is sent and answers with plain data, in the wire codec both sides share
+(`mlpr.grading.child.wire`). A function of the submission is a
 `RemoteFunction` here; calling it sends the grader's inputs and waits for the answer, within the
 task's time limit; a function it returns (a scoring function, a kernel) is a `RemoteFunction`
 too, and a function of the grader's passed to it (a kernel) is called back through the channel.
@@ -29,9 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mlpr.grading import harness as wire
 from mlpr.grading import sandbox
 from mlpr.grading.catalogue import tasks
+from mlpr.grading.child import wire
 from mlpr.grading.framework import (
     Case,
     Comparison,
@@ -46,7 +47,7 @@ from mlpr.grading.framework import (
 
 __all__ = ["TASK_TIMEOUT", "IMPORT_TIMEOUT", "ChildGone", "StudentRaised", "RemoteFunction",
            "Child", "Report", "run_case", "run_task", "grade_functions", "grade",
-           "downstream_hints", "kit_error", "MAX_HEADER", "MAX_BLOBS"]
+           "downstream_hints", "kit_error", "MAX_HEADER", "MAX_BLOBS", "CHILD"]
 
 #: Default time limit of one task of a submission, in seconds.
 TASK_TIMEOUT = 60.0
@@ -60,7 +61,8 @@ MAX_CALLBACK_ENTRIES = 4_000_000
 #: hundred KB. A frame over a cap is refused after its first 8 bytes.
 MAX_HEADER = 4 << 20
 MAX_BLOBS = 16 << 20
-HARNESS = Path(wire.__file__)
+#: The folder staged beside each submission: the harness and the wire codec.
+CHILD = Path(wire.__file__).parent
 
 
 class ChildGone(Exception):
@@ -666,7 +668,7 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
     results: list = []
     with tempfile.TemporaryDirectory(prefix="mlpr-grading-") as tmp:
         workdir = Path(tmp)
-        notes += sandbox.Sandbox.stage(kind, workdir, HARNESS, path, _data_files(catalogue), slot)
+        notes += sandbox.Sandbox.stage(kind, workdir, CHILD, path, _data_files(catalogue), slot)
 
         def start() -> tuple:
             child = Child(kind, workdir, path.name, slot, limits or sandbox.Limits(),

@@ -742,15 +742,18 @@ class Sandbox:
         self._procs: list = []  # their cgroup.procs, encoded for the child to write
 
     @staticmethod
-    def stage(kind: str, workdir: Path, harness: Path, submission: Path, files: dict,
+    def stage(kind: str, workdir: Path, child: Path, submission: Path, files: dict,
               slot: int = 0) -> list:
-        """Lay out ``workdir``: ``harness.py``, ``submission/NAME`` (a copy that follows no link
+        """Lay out ``workdir``: ``grading/`` (the modules of the folder ``child``: the harness
+        and its wire codec), ``submission/NAME`` (a copy that follows no link
         out of the submission, made by `mlpr.grading.stage` as the sandbox's user where there is
         one), ``work/`` with the data files ``{name: source path}``; owned by the sandbox's user
         under ``user``. Returns the notes on what the copy left out (the module's docstring)."""
         workdir = Path(workdir)
         submission = Path(submission)
-        shutil.copy(harness, workdir / "harness.py")
+        (workdir / "grading").mkdir()
+        for module in sorted(Path(child).glob("*.py")):
+            shutil.copy(module, workdir / "grading" / module.name)
         (workdir / "submission").mkdir(mode=0o700)
         uid = uid_for(slot) if _own_user(kind) else None
         if uid is not None:
@@ -879,8 +882,7 @@ class Sandbox:
         if any(own.startswith(d + os.sep) for d in ["/usr", "/etc", *python_dirs]):
             cmd += ["--tmpfs", own]
         cmd += ["--perms", "0777", "--dir", "/tmp/work",
-                "--perms", "0755", "--dir", "/grading",
-                "--ro-bind", str(w / "harness.py"), "/grading/harness.py",
+                "--ro-bind", str(w / "grading"), "/grading",
                 "--ro-bind", str(w / "submission"), "/submission"]
         for f in sorted((w / "work").iterdir()):
             cmd += ["--ro-bind", str(f), f"/tmp/work/{f.name}"]
@@ -902,7 +904,7 @@ class Sandbox:
         if self.kind == "bubblewrap":
             cmd, cwd, env = self._bwrap(fds), str(w), {"PATH": os.environ.get("PATH", "")}
         else:
-            cmd = [submission_python(), "-I", str(w / "harness.py"),
+            cmd = [submission_python(), "-I", str(w / "grading" / "harness.py"),
                    str(w / "submission" / self.submission_name), *map(str, fds)]
             if self.kind == "user":
                 cmd = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",

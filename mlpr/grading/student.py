@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from mlpr.grading.child import wire
 from mlpr.grading.framework import classifier_from_hparams, gmm_from_list
 
 __all__ = ["Submission", "load_submission", "StudentCode", "StudentFailure", "Audit",
@@ -47,8 +48,8 @@ class Submission:
 
 def load_submission(path, mapping: dict | None = None) -> Submission:
     """Import a submission into this process the way the grading kit's harness imports it (a
-    ``.py`` file, a folder of modules, or a repository of lab folders: `mlpr.grading.harness.load`)
-    and collect its functions.
+    ``.py`` file, a folder of modules, or a repository of lab folders:
+    `mlpr.grading.child.harness.load`) and collect its functions.
 
     As in the kit's sandbox, the module's top level runs in a working folder that holds the
     course's ``iris.csv`` (a file that reads it at import works), with matplotlib's
@@ -61,7 +62,7 @@ def load_submission(path, mapping: dict | None = None) -> Submission:
     import tempfile
 
     from mlpr.datasets import data_dir
-    from mlpr.grading.harness import load
+    from mlpr.grading.child.harness import load
 
     path = Path(path).resolve()
     if not path.exists():
@@ -164,17 +165,23 @@ class StudentCode:
         return name in self.functions
 
     def call(self, name: str, *args, **kwargs):
-        """Call the submission's ``name`` on copies of the arguments; `StudentFailure` if it
-        raises."""
+        """Call the submission's ``name`` on copies of the arguments, its answer passed through the
+        kit's wire codec as a graded answer is (`mlpr.grading.child.wire`: plain data, numpy
+        scalars as Python numbers); `StudentFailure` if it raises or returns what is not plain
+        data."""
         f = self.functions[name]
         if not self._auditing:  # the audit's own calls belong to no check
             for kind in self._calls:
                 self._calls[kind].add(name)
             self._current.add(name)
         try:
-            return f(*copy.deepcopy(args), **copy.deepcopy(kwargs))
+            out = f(*copy.deepcopy(args), **copy.deepcopy(kwargs))
         except Exception as exc:
             raise StudentFailure(name, f"raised {type(exc).__name__}: {exc}") from None
+        try:
+            return wire.round_trip(out)
+        except Exception as exc:  # what the harness refuses to send when the code is graded
+            raise StudentFailure(name, f"returned what cannot be graded: {exc}") from None
 
     def accepts(self, name: str, parameter: str) -> bool:
         """Whether the submission's ``name`` takes a keyword argument ``parameter``."""

@@ -5,16 +5,9 @@ with its channel to the grader on the two inherited file descriptors (requests i
 It imports nothing of mlpr and holds no case, reference, tolerance or comparison: it imports the
 student's modules, performs the calls the grader sends (a course function on the grader's inputs,
 or a function that an earlier call returned, such as a scoring function), and answers with plain
-data. Whatever it
-sends, the grader only reads as the student's answer; a status, a score or a message never comes
-from here.
-
-Wire format, both ways: a frame is ``>II`` (length of a JSON header, number of blobs), the header
-(UTF-8 JSON), then each blob as ``>Q`` length + bytes. Plain data is None, bool, int, str, float
-(``{"$f": "nan"}`` for non-finite ones), lists, ``{"$t": [...]}`` tuples, ``{"$d": [[k, v], ...]}``
-dicts, ``{"$a": i}`` numeric numpy arrays (blob i in ``.npy`` format, read with
-``allow_pickle=False``), ``{"$fn": h}`` a function kept here under handle h, and ``{"$cb": i}`` a
-function of the grader's (a kernel) that this process calls back through the channel.
+data. Whatever it sends, the grader only reads as the student's answer; a status, a score or a
+message never comes from here. The frames and plain data are those of the wire codec beside it
+(`mlpr.grading.child.wire`), which the sandbox stages with it.
 """
 
 import ast
@@ -22,118 +15,25 @@ import importlib.abc
 import importlib.util
 import inspect
 import io
-import json
-import math
 import os
 import re
-import struct
 import sys
 import tempfile
 import traceback
 from pathlib import Path
 
-import numpy as np
+if __package__:  # imported as mlpr.grading.child.harness (student mode, the kit's tests)
+    from . import wire
+else:  # run as a script in the sandbox (``python -I``: its folder is not on sys.path): the
+    # codec is staged beside it, loaded by path under a name no submission's module can take
+    _spec = importlib.util.spec_from_file_location("_mlpr_grading_wire",
+                                                   Path(__file__).with_name("wire.py"))
+    wire = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(wire)
 
-MAX_FRAME = 1 << 28  # 256 MiB: larger frames are refused by both sides
-MAX_DEPTH = 32
+__all__ = ["load", "main"]
+
 IN_FD, OUT_FD = 0, 1  # set by main from the command line
-
-
-def write_frame(fd: int, header, blobs=()) -> None:
-    head = json.dumps(header, allow_nan=False).encode()
-    parts = [struct.pack(">II", len(head), len(blobs)), head]
-    for b in blobs:
-        parts += [struct.pack(">Q", len(b)), b]
-    data = b"".join(parts)
-    while data:
-        data = data[os.write(fd, data):]
-
-
-class FrameTooLarge(ValueError):
-    """A frame whose header or blobs exceed the reader's caps (read no further)."""
-
-
-def parse_frame(read, max_header: int = MAX_FRAME, max_blobs: int = MAX_FRAME) -> tuple:
-    """Read one frame with ``read(n)`` (exactly n bytes, or an exception): (header, blobs).
-    A header longer than ``max_header`` bytes, or blobs adding up to more than ``max_blobs``, are
-    refused (`FrameTooLarge`) before they are read."""
-    n_head, n_blobs = struct.unpack(">II", read(8))
-    if n_head > max_header:
-        raise FrameTooLarge(f"a header of {n_head} bytes (at most {max_header})")
-    if n_blobs > 10_000:
-        raise FrameTooLarge(f"{n_blobs} arrays in one frame (at most 10000)")
-    header = json.loads(read(n_head))
-    blobs, total = [], 0
-    for _ in range(n_blobs):
-        (n,) = struct.unpack(">Q", read(8))
-        total += n
-        if total > max_blobs:
-            raise FrameTooLarge(f"arrays of more than {max_blobs} bytes in one frame")
-        blobs.append(read(n))
-    return header, blobs
-
-
-def encode(x, blobs: list, functions: list, depth: int = 0):
-    """``x`` as plain data; arrays go to ``blobs``, callables to ``functions`` (handles)."""
-    if depth > MAX_DEPTH:
-        raise ValueError("the value is nested too deep")
-    if x is None:
-        return None
-    if isinstance(x, bool):
-        return bool(x)
-    if isinstance(x, str):
-        return str(x)
-    if isinstance(x, int):
-        return int(x)
-    if isinstance(x, float):
-        f = float(x)
-        return f if math.isfinite(f) else {"$f": repr(f)}
-    if isinstance(x, np.generic) and x.dtype.kind in "biuf":
-        return encode(x.item(), blobs, functions, depth)
-    if isinstance(x, (list, tuple)):
-        items = [encode(v, blobs, functions, depth + 1) for v in x]
-        return items if isinstance(x, list) else {"$t": items}
-    if isinstance(x, dict):
-        return {"$d": [[encode(k, blobs, functions, depth + 1),
-                        encode(v, blobs, functions, depth + 1)] for k, v in x.items()]}
-    if callable(x) and not isinstance(x, np.ndarray):
-        functions.append(x)
-        return {"$fn": len(functions) - 1}
-    a = x if type(x) is np.ndarray else np.asarray(x)  # array-likes convert here, not there
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"a {type(x).__name__} is not plain data (numbers, strings, lists, "
-                        f"tuples, dicts, numeric numpy arrays)")
-    buf = io.BytesIO()
-    np.save(buf, np.ascontiguousarray(a), allow_pickle=False)
-    blobs.append(buf.getvalue())
-    return {"$a": len(blobs) - 1}
-
-
-def decode(x, blobs: list, function=None, depth: int = 0):
-    """The inverse of `encode`; ``function(tag, index)`` makes ``$fn`` / ``$cb`` values."""
-    if depth > MAX_DEPTH:
-        raise ValueError("the value is nested too deep")
-    if x is None or type(x) in (bool, int, float, str):
-        return x
-    if type(x) is list:
-        return [decode(v, blobs, function, depth + 1) for v in x]
-    if type(x) is dict and len(x) == 1:
-        (tag, v), = x.items()
-        if tag == "$f" and v in ("nan", "inf", "-inf"):
-            return float(v)
-        if tag == "$t" and type(v) is list:
-            return tuple(decode(i, blobs, function, depth + 1) for i in v)
-        if tag == "$d" and type(v) is list:
-            return {decode(k, blobs, function, depth + 1): decode(i, blobs, function, depth + 1)
-                    for k, i in v}
-        if tag == "$a" and type(v) is int and 0 <= v < len(blobs):
-            a = np.load(io.BytesIO(blobs[v]), allow_pickle=False)
-            if a.dtype.kind not in "biuf":
-                raise ValueError(f"an array of dtype {a.dtype} is not plain data")
-            return a
-        if tag in ("$fn", "$cb") and type(v) is int and function is not None:
-            return function(tag, v)
-    raise ValueError(f"not plain data: {str(x)[:80]}")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -329,16 +229,6 @@ def load(path: Path, solution_folders: bool = False) -> tuple:
     return functions, origin, notes
 
 
-def uses(f, names) -> list:
-    """The names among ``names`` that ``f``'s code refers to (its nested functions included)."""
-    found, codes = set(), [getattr(f, "__code__", None)]
-    while codes:
-        code = codes.pop()
-        if code is not None:
-            found.update(n for n in code.co_names if n in names)
-            codes += [c for c in code.co_consts if hasattr(c, "co_names")]
-    return sorted(found - {getattr(f, "__name__", "")})
-
 
 def _signature(f) -> list:
     try:
@@ -388,12 +278,12 @@ class _Channel:
         return text
 
     def send(self, header: dict, blobs=()) -> None:
-        write_frame(OUT_FD, header, blobs)
+        wire.write_frame(OUT_FD, header, blobs)
 
     def send_value(self, op: str, value, **extra) -> None:
         blobs: list = []
         try:
-            body = encode(value, blobs, self.handles)
+            body = wire.encode(value, blobs, self.handles)
         except Exception as exc:  # an __array__ or __float__ of the student's that raises
             op, body, blobs = "raise", None, []
             extra.update(type="TypeError", message=f"returned what cannot be graded: {exc}",
@@ -404,12 +294,12 @@ class _Channel:
     def callback(self, index: int):
         def grader_function(*args):
             blobs: list = []
-            self.send({"op": "callback", "id": index, "args": encode(list(args), blobs, [])},
-                      blobs)
-            header, blobs = parse_frame(self.read)
+            self.send({"op": "callback", "id": index,
+                       "args": wire.encode(list(args), blobs, [])}, blobs)
+            header, blobs = wire.parse_frame(self.read)
             if header.get("op") != "return":
                 raise RuntimeError(header.get("message", "the grader's function failed"))
-            return decode(header.get("value"), blobs)
+            return wire.decode(header.get("value"), blobs)
         return grader_function
 
     def call(self, header: dict, blobs: list, functions: dict) -> None:
@@ -421,8 +311,8 @@ class _Channel:
         try:
             if f is None:
                 raise LookupError(f"no function {target!r}")
-            args = decode(header.get("args", []), blobs, lambda tag, i: self.callback(i))
-            kwargs = decode(header.get("kwargs", {"$d": []}), blobs,
+            args = wire.decode(header.get("args", []), blobs, lambda tag, i: self.callback(i))
+            kwargs = wire.decode(header.get("kwargs", {"$d": []}), blobs,
                             lambda tag, i: self.callback(i))
             self.watch = True
             try:
@@ -443,7 +333,7 @@ def _where(exc: BaseException) -> str:
     if getattr(exc, "located", None):
         return exc.located
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if not frame.filename.endswith("harness.py"):
+        if not frame.filename.endswith(("harness.py", "wire.py")):
             return f"{Path(frame.filename).name}, line {frame.lineno}: {frame.line}"
     return ""
 
@@ -463,11 +353,11 @@ def main() -> None:
         return
     channel.send({"op": "hello", "ok": True, "notes": notes, "printed": channel.printed(),
                   "origin": origin, "main_only": MAIN_ONLY,
-                  "uses": {k: uses(f, functions) for k, f in functions.items()},
+                  "uses": {k: wire.uses(f, functions) for k, f in functions.items()},
                   "functions": {k: _signature(f) for k, f in functions.items()}})
     while True:
         try:
-            header, blobs = parse_frame(channel.read)
+            header, blobs = wire.parse_frame(channel.read)
         except EOFError:
             return
         if header.get("op") == "call":
