@@ -236,25 +236,27 @@ def write_timings(doc: dict, out: Path) -> Path:
         text = f"{s / 60:.1f} min" if s >= 60 else f"{s:.0f} s"
         return text + (f" ({when['date']}, {when['jobs']} at a time)" if when else "")
 
-    full = sum(doc.get("full", {}).values())
+    full = sorted(doc.get("full", {}).values(), reverse=True)
+    origin = doc.get("origin")
     lines = [
         "# Lecture timings",
         "",
         "Written by `make lectures` (`lectures/_run_all.py`) from `lectures/_durations.json` "
-        "after each run: do not edit by hand. Each lecture's time is that of its last run "
-        "that ended ok, in seconds of wall time, with one BLAS thread, several lectures at a "
-        "time (the date and the number at once are given where the run recorded them; the "
-        "others come from the first measurement, on the idle 2-core machine, two at a time). "
-        "A loaded machine takes several times longer.",
+        "after each run: do not edit by hand. Each lecture's time is the wall time of its last "
+        "run that ended ok, with one BLAS thread, several lectures at a time: the date and the "
+        "number of lectures at once follow each time a run recorded"
+        + (f"; the others are the file's first measurements ({origin})." if origin else ".")
+        + " A loaded machine takes several times longer.",
         "",
         "| lecture | full mode | quick mode |",
         "|---|---|---|",
         *(f"| [`{n}`](../lectures/{n}) | {cell('full', n)} | {cell('quick', n)} |"
           for n in names),
         "",
-        f"All full-mode lectures one after the other: {full / 60:.1f} min; `make lectures` "
-        f"runs them one per core, longest first, and reruns only those whose inputs changed "
-        f"(`make lectures DRY=1` lists them with their expected time).",
+        f"Every lecture in full mode: {sum(full) / 60:.1f} min one after the other, about "
+        f"{_makespan(full, 2, []) / 60:.1f} min two at a time, longest first, as `make lectures` "
+        f"runs them on 2 cores (`FORCE=1`). Without `FORCE`, it reruns only the lectures whose "
+        f"inputs changed: `make lectures DRY=1` lists them with their expected time.",
         "",
     ]
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ written; the shared command line (--help, --show, --out) and report (checks, cla
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -147,13 +148,36 @@ def test_readme_python_examples_run():
         exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
 
 
-def test_readme_student_commands_work(tmp_path):
+def _make_stamp() -> str:
+    """The file that stands for `make check`'s installed venv (the Makefile's STAMP)."""
+    text = (REPO / "Makefile").read_text()
+    venv = re.search(r"^VENV\s*:?=\s*(\S+)", text, flags=re.M).group(1)
+    stamp = re.search(r"^STAMP\s*:?=\s*(\S+)", text, flags=re.M).group(1)
+    assert re.search(r"^check: \$\(STAMP\)$", text, flags=re.M)  # what the stamp guards
+    return stamp.replace("$(VENV)", venv)
+
+
+def test_readme_student_commands_work():
+    """The README's `make check` commands, run by make as written, with two changes that keep
+    the checkout as it is: make's Python (PY) is this test's, whose environment holds what
+    `make check` installs, and the install stamp counts as made (`make -o`), so that nothing is
+    installed into .venv/ from inside a test; `make -n` shows that a student's make runs the
+    same command line with .venv/bin/python."""
     student = REPO / "tests" / "grading_submissions" / "course_style.py"
     (check,) = [c for c in _readme_commands("make check ") if "--lab" in c]
-    proc = run(["bash", "-c", check.replace("path/to/my_labs.py", str(student))], cwd=REPO)
+    words = shlex.split(check.replace("path/to/my_labs.py", str(student)))
+    assert words[:2] == ["make", "check"] and "ARGS=--lab 7" in words, words
+    offline = ["-o", _make_stamp(), f"PY={sys.executable}"]
+    proc = run(["make", "-n", *offline, *words[1:]], cwd=REPO)
+    (line,) = [ln for ln in proc.stdout.splitlines() if "-m mlpr.grading" in ln]
+    proc = run(["make", "-n", "-o", _make_stamp(), *words[1:]], cwd=REPO)
+    assert line.replace(sys.executable, ".venv/bin/python") in proc.stdout.splitlines(), (
+        proc.stdout)
+    proc = run(["make", *offline, *words[1:]], cwd=REPO)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "✔ lab 7 · compute_minDCF_binary_fast" in proc.stdout
-    proc = run(["make", "check"], cwd=REPO)
+    assert "✔ lab 5" not in proc.stdout  # ARGS="--lab 7" reached the kit
+    proc = run(["make", *offline, "check"], cwd=REPO)
     assert proc.returncode == 2 and "usage: make check STUDENT=" in proc.stdout
 
 
