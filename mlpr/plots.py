@@ -2,13 +2,19 @@
 
 This is the only module of mlpr that imports matplotlib. Functions take data in the library's
 (D, N) convention, draw on a new figure (or on ``ax`` when given) and return the figure;
-`save_figure` writes a PNG and closes it. The Agg backend is used unless a display backend was
-chosen explicitly (a lecture's ``--show``).
+`save_figure` writes a PNG and closes it.
+
+Importing this module changes no global state: the backend is matplotlib's own choice (Agg where
+there is no display, or the ``MPLBACKEND`` the caller set), and the course's style,
+`COURSE_STYLE`, is applied only while one of the functions below runs (``matplotlib.rc_context``
+around each of them, and the grid and spines of an ``ax`` passed in set on that axes itself), so
+that figures drawn with ``plt`` elsewhere keep the caller's settings. Save with `save_figure`
+to get the course's resolution and tight bounding box.
 """
 
 from __future__ import annotations
 
-import os
+import functools
 from pathlib import Path
 
 import matplotlib
@@ -19,11 +25,6 @@ import numpy as np
 from ._validation import check_data, check_data_labels, check_int, check_real, check_vector
 from .dimred import hyperplane_offset, project_on_hyperplane, signed_distance
 from .gmm import logpdf_GMM
-
-# No display is needed unless the caller chose a backend (a figure is only saved); matplotlib
-# switches backends at this point since no figure exists yet.
-if "MPLBACKEND" not in os.environ:
-    matplotlib.use("Agg")
 
 __all__ = [
     "COURSE_STYLE",
@@ -59,18 +60,40 @@ COURSE_STYLE = {
     "legend.framealpha": 0.8,
     "font.size": 10,
 }
-plt.rcParams.update(COURSE_STYLE)
 
 _PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
             "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
 
 
+def _course_style(f):
+    """Run the plotting function ``f`` with `COURSE_STYLE` in force, and only then: the figures,
+    axes, texts and legends it creates, and the files `save_figure` writes, take the course's
+    settings; ``matplotlib.rcParams`` is back as it was when ``f`` returns or raises."""
+
+    @functools.wraps(f)
+    def styled(*args, **kwargs):
+        with matplotlib.rc_context(COURSE_STYLE):
+            return f(*args, **kwargs)
+
+    return styled
+
+
+def _style_axes(ax) -> None:
+    """The course's grid and spines on axes made outside the style (an ``ax`` passed in), set on
+    the axes itself: what `COURSE_STYLE` gives the axes made inside it."""
+    ax.grid(True, alpha=COURSE_STYLE["grid.alpha"])
+    ax.spines["top"].set_visible(COURSE_STYLE["axes.spines.top"])
+    ax.spines["right"].set_visible(COURSE_STYLE["axes.spines.right"])
+
+
 def _fig_ax(ax, figsize):
-    """The axes to draw on and their figure: ``ax`` itself, or one new axes of ``figsize``."""
+    """The axes to draw on and their figure: ``ax`` itself (given the course's grid and
+    spines), or one new axes of ``figsize``."""
     if ax is not None:
         if not isinstance(ax, matplotlib.axes.Axes):
             raise TypeError(f"ax must be a matplotlib Axes (e.g. from figure_grid) or None, got "
                             f"{type(ax).__name__}")
+        _style_axes(ax)
         return ax.figure, ax
     fig = plt.figure(figsize=figsize)
     return fig, fig.add_subplot()
@@ -83,7 +106,7 @@ def _grid_2d(D: np.ndarray, pad: float, n: int) -> tuple[np.ndarray, np.ndarray]
     gy = np.linspace(D[1].min() - margin[1], D[1].max() + margin[1], n)
     return np.meshgrid(gx, gy)
 
-# -- input checks of the helpers below (the shared data/label validators live in utils) --------
+# -- input checks of the helpers below (the shared data/label validators: mlpr._validation) --
 
 def _check_mapping(curves, name: str, expected: str) -> dict:
     """``curves`` as a dict of named series; ``expected`` describes one value."""
@@ -151,6 +174,7 @@ def class_colors(K: int) -> list[str]:
     return [_PALETTE[k % len(_PALETTE)] for k in range(K)]
 
 
+@_course_style
 def save_figure(fig, path, *, close: bool = True, formats=()) -> Path:
     """Write ``fig`` to ``path`` (parents created), close it unless asked not to, and return the
     path. The format follows the suffix (``.png`` for the course's figures, ``.pdf``, ...).
@@ -201,6 +225,7 @@ def _names(names, n: int, prefix: str) -> list[str]:
     return names
 
 
+@_course_style
 def figure_grid(nrows: int, ncols: int, *, title: str = "", width: float = 3.6,
                 height: float = 3.0):
     """A new figure with an (nrows, ncols) array of axes, for functions that take ``ax``."""
@@ -243,6 +268,7 @@ def _grid(n: int, ncols: int):
     return fig, axes.ravel()
 
 
+@_course_style
 def plot_class_histograms(D, L, *, feature_names=None, class_names=None, title="", bins=10,
                           density=True, ncols=4):
     """One histogram panel per feature (row of ``D`` (D, N)), classes overlaid."""
@@ -264,6 +290,7 @@ def plot_class_histograms(D, L, *, feature_names=None, class_names=None, title="
     return fig
 
 
+@_course_style
 def plot_pair_scatter(D, L, *, feature_names=None, class_names=None, title="", bins=10):
     """The D x D grid of pairwise scatter plots, per-class histograms on the diagonal."""
     D, L, K = _labelled(D, L)
@@ -293,6 +320,7 @@ def plot_pair_scatter(D, L, *, feature_names=None, class_names=None, title="", b
     return fig
 
 
+@_course_style
 def plot_scatter_2d(D, L, *, class_names=None, xlabel="direction 1", ylabel="direction 2",
                     title="", ax=None):
     """Scatter of the first two rows of ``D`` (2+, N), one colour per class."""
@@ -317,6 +345,7 @@ def _scalar(v, name: str) -> float:
     return float(a.reshape(()))
 
 
+@_course_style
 def plot_gaussian_fit_1d(x, mu, var, *, xlabel, title="", label="data", bins=25, ax=None,
                          color=None):
     """Histogram of the samples ``x`` (N,) with the density of N(mu, var) over it."""
@@ -341,6 +370,7 @@ def plot_gaussian_fit_1d(x, mu, var, *, xlabel, title="", label="data", bins=25,
     return fig
 
 
+@_course_style
 def plot_gaussian_contours_2d(D, L, logpdf, *, class_names=None, xlabel, ylabel, title="",
                               ax=None, levels=6):
     """Scatter of 2-D data ``D`` (2, N) with contours of a fitted density per class.
@@ -379,6 +409,7 @@ def plot_gaussian_contours_2d(D, L, logpdf, *, class_names=None, xlabel, ylabel,
     return fig
 
 
+@_course_style
 def plot_decision_regions(D, L, predict, *, class_names=None, xlabel="x1", ylabel="x2",
                           title="", ax=None, resolution=300, legend=True):
     """Scatter of 2-D data ``D`` (2, N) over the regions a classifier assigns to each class.
@@ -422,6 +453,7 @@ def _legend_below(ax, fig, ncol: int, fontsize=None) -> None:
               borderaxespad=0.0, fontsize=fontsize)
 
 
+@_course_style
 def plot_curves(x, ys: dict, *, xlabel, ylabel, title="", logx=False, marker="o", ax=None,
                 hlines: dict | None = None, legend: str = "auto"):
     """Line plot of several named curves over a common x; ``hlines`` adds labelled horizontal
@@ -484,6 +516,7 @@ def _place_legend(ax, fig, where: str, ncol: int = 1) -> None:
         ax.legend()
 
 
+@_course_style
 def plot_bars(categories, values: dict, *, xlabel, ylabel, title="", ax=None):
     """Grouped bar chart: one group per category, one bar per named series."""
     categories = list(categories)
@@ -503,6 +536,7 @@ def plot_bars(categories, values: dict, *, xlabel, ylabel, title="", ax=None):
     return fig
 
 
+@_course_style
 def plot_images(D, *, shape=(28, 28), titles=None, ncols=10, title="", cmap="gray_r",
                 symmetric=False):
     """Show the columns of ``D`` (H*W, N) as H x W images, e.g. MNIST digits or PCA directions.
@@ -549,6 +583,7 @@ _DET_TICKS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1
               0.6, 0.8, 0.9, 0.95, 0.98, 0.99)
 
 
+@_course_style
 def plot_roc(curves: dict, title="", ax=None):
     """ROC curves: true positive rate against false positive rate, one line per named system.
 
@@ -577,6 +612,7 @@ def plot_roc(curves: dict, title="", ax=None):
     return fig
 
 
+@_course_style
 def plot_det(curves: dict, title="", ax=None, lim=(0.001, 0.5)):
     r"""DET curves: miss rate against false positive rate on normal-deviate (probit) axes.
 
@@ -641,6 +677,7 @@ def plot_det(curves: dict, title="", ax=None, lim=(0.001, 0.5)):
     return fig
 
 
+@_course_style
 def plot_bayes_error(prior_log_odds, curves: dict, title="", ax=None, ylim=None):
     """Bayes error plot: actual (solid) and minimum (dashed) normalised DCF against the prior
     log-odds, one colour per system, as in the notes.
@@ -689,6 +726,7 @@ def plot_bayes_error(prior_log_odds, curves: dict, title="", ax=None, ylim=None)
     return fig
 
 
+@_course_style
 def plot_confusion_matrix(M, class_names=None, title="", ax=None, cmap="Blues"):
     """Heat map of a confusion matrix with the count in each cell.
 
@@ -736,6 +774,7 @@ def _on_grid(f, XX: np.ndarray, YY: np.ndarray) -> np.ndarray:
     return np.asarray(f(np.vstack([XX.ravel(), YY.ravel()])))
 
 
+@_course_style
 def plot_svm_2d(D, L, scores, *, support=None, alpha=None, C=None, class_names=None,
                 xlabel="x1", ylabel="x2", title="", ax=None, resolution=200, legend="auto"):
     """A binary classifier on 2-D data: the boundary s(x) = 0, the margins s(x) = -1 and +1
@@ -803,6 +842,7 @@ def plot_svm_2d(D, L, scores, *, support=None, alpha=None, C=None, class_names=N
     return fig
 
 
+@_course_style
 def plot_one_vs_rest_regions(D, L, claims, *, class_names=None, xlabel="x1", ylabel="x2",
                              title="", ax=None, resolution=250,
                              region_labels=("no class claims x", "several classes claim x")):
@@ -854,6 +894,7 @@ def plot_one_vs_rest_regions(D, L, claims, *, class_names=None, xlabel="x1", yla
 __all__ += ["plot_gmm_1d", "plot_lbg_history", "plot_em_runs", "plot_clusters_2d"]
 
 
+@_course_style
 def plot_gmm_1d(x, gmms: dict, *, xlabel, title="", bins=40, ax=None, truth=None,
                 truth_label="generating density"):
     """Histogram of a 1-D sample with the density of each named GMM over it.
@@ -886,6 +927,7 @@ def plot_gmm_1d(x, gmms: dict, *, xlabel, title="", bins=40, ax=None, truth=None
     return fig
 
 
+@_course_style
 def plot_lbg_history(histories, *, title="", ax=None, label="average log-likelihood"):
     """EM's average training log-likelihood against the iteration across LBG, splits marked.
 
@@ -913,6 +955,7 @@ def plot_lbg_history(histories, *, title="", ax=None, label="average log-likelih
     return fig
 
 
+@_course_style
 def plot_em_runs(runs: dict, *, title="", ax=None, notes: dict | None = None,
                  ylabel="average log-likelihood (nats per sample)", logy=False):
     """A quantity (by default the average log-likelihood) against the EM iteration for several
@@ -935,6 +978,7 @@ def plot_em_runs(runs: dict, *, title="", ax=None, notes: dict | None = None,
     return fig
 
 
+@_course_style
 def plot_clusters_2d(D, gamma, *, means=None, gmm=None, xlabel="x1", ylabel="x2", title="",
                      ax=None, levels=8):
     """2-D samples coloured by their clusters: hard (one-hot ``gamma``, e.g. K-means) or soft
@@ -1006,6 +1050,7 @@ def _draw_line(ax, w: np.ndarray, b: float, through: np.ndarray, length: float, 
     ax.plot(ends[:, 0], ends[:, 1], **kw)
 
 
+@_course_style
 def plot_linear_boundaries_2d(D, L, boundaries: dict, *, class_names=None, xlabel="x1",
                               ylabel="x2", title="", ax=None):
     """Scatter of 2-D data with linear decision boundaries w^T x + b = 0 and their normals w.
@@ -1051,6 +1096,7 @@ def plot_linear_boundaries_2d(D, L, boundaries: dict, *, class_names=None, xlabe
     return fig
 
 
+@_course_style
 def plot_hyperplane_geometry(w, b, X, *, xlabel="x1", ylabel="x2", title="", ax=None):
     """The geometry of a linear discriminant y(x) = w^T x + b in 2-D (notes 003, Fig. 6.1).
 
@@ -1098,6 +1144,7 @@ def plot_hyperplane_geometry(w, b, X, *, xlabel="x1", ylabel="x2", title="", ax=
     return fig
 
 
+@_course_style
 def plot_projection_histograms(y, L, *, class_names=None, xlabel="w^T x", title="", bins=20,
                                ax=None):
     """Per-class histograms of a 1-D projection y = w^T x (N,), on the same bins."""

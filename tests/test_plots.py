@@ -121,6 +121,47 @@ def test_fig_ax_reuses_given_axes_or_makes_one():
     assert len(plt.get_fignums()) == n_figs + 1
 
 
+def test_the_course_style_holds_inside_the_functions_only(tmp_path):
+    """COURSE_STYLE applies to what mlpr.plots draws and saves, and nowhere else: rcParams are
+    the same after a call (and after a call that raises), a figure drawn with plt meanwhile
+    keeps matplotlib's settings, and an ax passed in gets the course's grid and spines."""
+    from mlpr.plots import COURSE_STYLE, save_figure
+
+    before = dict(plt.rcParams)
+    fig = plot_curves([1, 2], {"a": [1.0, 2.0]}, xlabel="x", ylabel="y", title="t")
+    ax = fig.axes[0]
+    assert ax.title.get_fontsize() == COURSE_STYLE["axes.titlesize"] == 11
+    assert ax.xaxis.label.get_fontsize() == 10
+    assert ax.xaxis._major_tick_kw["gridOn"] and not ax.spines["top"].get_visible()
+    assert ax.get_legend().get_texts()[0].get_fontsize() == COURSE_STYLE["legend.fontsize"]
+    # saved at the course's resolution (120 dpi) with a tight bounding box
+    save_figure(fig, tmp_path / "f.png")
+    assert dict(plt.rcParams) == before
+    with pytest.raises(ValueError):
+        plot_curves([1, 2], {"a": [1.0, np.nan]}, xlabel="x", ylabel="y")
+    assert dict(plt.rcParams) == before
+    plain = plt.figure(figsize=(4, 3))
+    pax = plain.add_subplot()
+    pax.set_title("plain")
+    assert pax.title.get_fontsize() == 12.0  # matplotlib's "large", not the course's 11
+    assert not pax.xaxis._major_tick_kw.get("gridOn", False) and pax.spines["top"].get_visible()
+    plain.savefig(tmp_path / "plain.png")  # matplotlib's own dpi (100) and bounding box
+    from PIL import Image
+
+    with Image.open(tmp_path / "f.png") as im, Image.open(tmp_path / "plain.png") as plain_im:
+        assert np.allclose(im.info["dpi"], COURSE_STYLE["savefig.dpi"], atol=0.01)
+        assert np.allclose(plain_im.info["dpi"], 100, atol=0.01)
+        assert plain_im.size == (400, 300)  # 4 x 3 inches at 100 dpi, untrimmed
+        assert im.size != (5.5 * 120, 4 * 120)  # the drawing's bounding box (tight), not 5.5 x 4
+    plt.close(plain)
+    # an ax made outside the style: the course's grid and spines, set on the axes
+    fig2, ax2 = plt.subplots()
+    plot_roc({"s": ([0.0, 0.5, 1.0], [0.0, 0.8, 1.0])}, ax=ax2)
+    assert ax2.xaxis._major_tick_kw["gridOn"] and not ax2.spines["right"].get_visible()
+    assert ax2.xaxis.get_gridlines()[0].get_alpha() == COURSE_STYLE["grid.alpha"]
+    plt.close(fig2)
+
+
 def test_class_colors_distinct_and_stable():
     for K in (1, 2, 3, 10):
         cols = class_colors(K)
