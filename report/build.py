@@ -37,28 +37,23 @@ STATUS = {
 }
 
 
-def check_status(check: dict, results: dict, references: dict) -> str:
-    """One of `STATUS`'s keys for a check (or claim) of a lecture's results.json.
+def check_status(check: dict, results: dict) -> str:
+    """One of `STATUS`'s keys: the status of a check (or claim) of a lecture's results.json.
 
     The lecture decided it when it ran (``lectures/_lecture.py``, `check_status`) and wrote it
-    as the check's ``status``; the report shows that. For a results.json written before checks
-    carried their status, the same function decides it from what the run recorded: the mode,
-    the reference's entry of references.json (its documented gap, whether quick mode enforces
-    it), the run's ``known_gaps`` and ``failures``.
+    as the check's ``status``; the report shows that. A results.json whose checks carry no
+    status was written by an older version of the lectures: a ValueError says to run the
+    lecture again.
     """
-    if "status" in check:
-        return check["status"]
-    if str(REPO / "lectures") not in sys.path:
-        sys.path.insert(0, str(REPO / "lectures"))
-    from _lecture import check_status as lecture_check_status
-
-    what = check.get("what")
-    ref = references.get(check.get("ref"), {}) or {}
-    gaps = {g["what"]: g.get("why") for g in results.get("known_gaps") or []}
-    return lecture_check_status(
-        check, quick=results.get("mode") == "quick",
-        enforced_in_quick=bool(ref.get("quick")) or what in (results.get("failures") or []),
-        known_gap=gaps.get(what) or ref.get("known_gap"))
+    status = check.get("status")
+    if status not in STATUS:
+        lecture = results.get("lecture", "this lecture")
+        raise ValueError(
+            f"the check {check.get('what')!r} of {lecture}'s results.json has "
+            f"{'no status' if status is None else f'the unknown status {status!r}'}: the file "
+            f"was written before checks carried their status; run the lecture again "
+            f"(make lecture L={lecture})")
+    return status
 
 
 def fmt_value(v, digits: int = 6) -> str:
@@ -157,7 +152,7 @@ def lecture_info(name: str, figures: Path, pages: dict[str, Path]) -> dict:
     r = json.loads(results_file.read_text())
     checks = []
     for c in r.get("checks", []):
-        status = check_status(c, r, references)
+        status = check_status(c, r)
         ref = references.get(c.get("ref")) if c.get("ref") else None
         checks.append({
             "what": c["what"],
