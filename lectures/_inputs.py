@@ -193,6 +193,27 @@ def _strings(node) -> set[str]:
             if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in keys}
 
 
+_SCRIPTS: dict[str, tuple[list, set]] = {}
+
+
+def _script(text: str) -> tuple[list, set]:
+    """A script's import statements and the names it reads (cached by its text)."""
+    key = _sha(text.encode())
+    if key not in _SCRIPTS:
+        tree = ast.parse(text)
+        _SCRIPTS[key] = ([n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))],
+                         _used_names(tree))
+    return _SCRIPTS[key]
+
+
+def _script_nodes(text: str) -> list:
+    return _script(text)[0]
+
+
+def _script_names(text: str) -> set:
+    return _script(text)[1]
+
+
 class Sources:
     """The sources of a checkout (``root``: lectures/, mlpr/, datasets/), read once."""
 
@@ -212,6 +233,7 @@ class Sources:
         self.data_files = {p.relative_to(data).as_posix(): p for p in sorted(data.rglob("*"))
                            if p.is_file() and ".cache" not in p.relative_to(data).parts
                            } if data.is_dir() else {}
+        self._data_sha: dict[str, str] = {}
 
     # -- what a piece of code reaches ------------------------------------------------------------
     def _load(self, module: str, loaded: set[str], todo: list) -> None:
@@ -300,7 +322,7 @@ class Sources:
     def script_imports(self, path: Path, skip: tuple[str, ...] = ()) -> dict[str, set[str]]:
         """The mlpr modules a script imports, anywhere in it, and the names it takes from each."""
         imports: dict[str, set[str]] = {}
-        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for n in _script_nodes(path.read_text(encoding="utf-8")):
             if isinstance(n, ast.ImportFrom) and not n.level and n.module:
                 mods = [(n.module, {a.name for a in n.names})]
             elif isinstance(n, ast.Import):
@@ -319,7 +341,7 @@ class Sources:
         datasets = self.modules.get("mlpr.datasets")
         if datasets is None:
             return set()
-        used = {name for chain in _used_names(ast.parse(script.read_text(encoding="utf-8")))
+        used = {name for chain in _script_names(script.read_text(encoding="utf-8"))
                 for name in chain}
         loaders = {n: set() for n in used if n.startswith("load_") and n in datasets.defs}
         _, reached = self.reach({"mlpr.datasets": set(loaders)})
@@ -345,7 +367,9 @@ class Sources:
             mod = self.modules[module]
             out[f"{mod.path.relative_to(root).as_posix()}::{name}"] = mod.defs[name]["hash"]
         for key in sorted(self.data_read(folder / "run.py")):
-            out[f"datasets/{key}"] = _sha(self.data_files[key].read_bytes())
+            if key not in self._data_sha:
+                self._data_sha[key] = _sha(self.data_files[key].read_bytes())
+            out[f"datasets/{key}"] = self._data_sha[key]
         return dict(sorted(out.items()))
 
 

@@ -135,8 +135,30 @@ def readme_html(readme: Path, page_dir: Path, pages: dict[str, Path]) -> tuple[s
     return title, body
 
 
-def lecture_info(name: str, figures: Path, pages: dict[str, Path]) -> dict:
-    """What the index and the lecture's page show, from its results.json (None when not run)."""
+def _inputs_module():
+    if str(REPO / "lectures") not in sys.path:
+        sys.path.insert(0, str(REPO / "lectures"))
+    import _inputs
+
+    return _inputs
+
+
+def freshness(name: str, out: Path, sources) -> dict:
+    """Whether ``make lectures`` would rerun a lecture because its inputs changed since the run
+    of ``out`` (``lectures/_inputs.py``): ``state`` "current", "changed" (with ``why``) or
+    "unknown" (no record of that run's inputs: it predates them, or ran outside make lectures)."""
+    record = out / "inputs.json"
+    try:
+        args = json.loads(record.read_text()).get("args") or []
+    except (OSError, ValueError):
+        return {"state": "unknown", "why": "no record of the inputs of this run"}
+    why = _inputs_module().why_rerun(out, args, sources.inputs(name))
+    return {"state": "current", "why": ""} if why is None else {"state": "changed", "why": why}
+
+
+def lecture_info(name: str, figures: Path, pages: dict[str, Path], sources=None) -> dict:
+    """What the index and the lecture's page show, from its results.json (None when not run);
+    ``sources`` (`_inputs.Sources`) tells whether its inputs changed since that run."""
     folder = REPO / "lectures" / name
     ref_file = folder / "references.json"
     references = json.loads(ref_file.read_text()) if ref_file.exists() else {}
@@ -199,7 +221,8 @@ def lecture_info(name: str, figures: Path, pages: dict[str, Path]) -> dict:
         commit=r.get("commit") or "", machine=machine,
         machine_short=(f"{machine.get('machine', '?')}, {machine.get('cpus', '?')} CPUs, "
                        f"Python {machine.get('python', '?')}" if machine else ""),
-        log=log.exists(), ok=not r.get("failures"), student=r.get("student"))
+        log=log.exists(), ok=not r.get("failures"), student=r.get("student"),
+        fresh=freshness(name, out, sources) if sources is not None else None)
     return info
 
 
@@ -212,7 +235,8 @@ def build(figures: Path = REPO / "figures") -> Path:
     figures.mkdir(parents=True, exist_ok=True)
     names = sorted(p.parent.name for p in (REPO / "lectures").glob("[0-9][0-9]_*/run.py"))
     pages = {n: figures / n / "index.html" for n in names}
-    infos = [lecture_info(n, figures, pages) for n in names]
+    sources = _inputs_module().Sources(REPO)
+    infos = [lecture_info(n, figures, pages, sources) for n in names]
     for i in infos:
         i["readme"] = Markup(i["readme"])
     env = Environment(loader=FileSystemLoader(HERE / "templates"),

@@ -114,15 +114,15 @@ def _synthetic_results() -> dict:
                     "python": "3.11.0", "numpy": "2.0"},
         "checks": [
             {"what": "held one", "measured": 4.0, "reference": 4.0, "source": "course lab 5",
-             "tol": 0, "abs_diff": 0.0, "ok": True},
+             "tol": 0, "abs_diff": 0.0, "ok": True, "status": "held"},
             {"what": "missed one", "measured": 9.0, "reference": 4.0, "source": "course slides",
-             "tol": 0.1, "abs_diff": 5.0, "ok": False},
+             "tol": 0.1, "abs_diff": 5.0, "ok": False, "status": "missed"},
             {"what": "gap one", "measured": [[1.0, 2.0], [3.0, 4.0]],
              "reference": [[1.0, 2.0], [3.0, 5.0]], "source": "course slides", "tol": 0,
-             "abs_diff": 1.0, "ok": False},
-            {"what": "reported one", "measured": 0.123456789},
+             "abs_diff": 1.0, "ok": False, "status": "gap"},
+            {"what": "reported one", "measured": 0.123456789, "status": "reported"},
             {"what": "claim one", "claim": True, "holds": True, "source": "invariant",
-             "ok": True},
+             "ok": True, "status": "held"},
         ],
         "known_gaps": [{"what": "gap one", "why": "the slides used another split"}],
         "failures": ["missed one"],
@@ -161,6 +161,40 @@ def test_runner_runs_lectures_in_parallel_with_logs_and_etas(runs):
     # the other has none in this folder: the typical time of lectures/_durations.json
     assert re.search(rf"start {FAST[1]} \(typical quick run \d+ s, ETA", out), out
     assert "2 of 2 lectures ok" in out
+
+
+def test_runner_records_each_lectures_time_and_writes_the_timings_page(runs):
+    """After a run, each lecture that ended ok has its seconds (as the console printed them) in
+    the runner's lectures/_durations.json under the run's mode, with the day and the number at
+    once, and docs/timings.md is that file's table; each also has the record of its inputs."""
+    root, out = runs
+    doc = json.loads((root.parent / "lectures" / "_durations.json").read_text())
+    page = (root.parent / "docs" / "timings.md").read_text()
+    for name in FAST:
+        (printed,) = re.findall(rf"\d+/2 {name} ok in (\d+) s", out)
+        assert doc["quick"][name] == int(printed)
+        assert doc["measured"]["quick"][name] == {"date": time.strftime("%Y-%m-%d"), "jobs": 2}
+        row = next(ln for ln in page.splitlines() if ln.startswith(f"| [`{name}`]"))
+        assert f"| {int(printed)} s ({time.strftime('%Y-%m-%d')}, 2 at a time) |" in row, row
+        record = json.loads((root / name / "inputs.json").read_text())
+        assert record["args"] == ["--quick"] and f"lectures/{name}/run.py" in record["inputs"]
+    assert sorted(doc["full"]) == sorted(json.loads(
+        (REPO / "lectures" / "_durations.json").read_text())["full"])  # the other mode kept
+
+
+def test_the_timings_page_is_written_from_the_durations(tmp_path):
+    """docs/timings.md is what make lectures writes from lectures/_durations.json: edited by
+    hand, or left behind by a change of the durations, it fails here."""
+    sys.path.insert(0, str(REPO / "lectures"))
+    import _run_all
+
+    doc = json.loads((REPO / "lectures" / "_durations.json").read_text())
+    written = _run_all.write_timings(doc, tmp_path / "timings.md").read_text()
+    page = (REPO / "docs" / "timings.md").read_text()
+    assert page == written
+    assert f"Every lecture in full mode: {sum(doc['full'].values()) / 60:.1f} min" in page
+    for name in LECTURES:
+        assert f"| [`{name}`](../lectures/{name}) |" in page
 
 
 def test_runner_fails_when_a_lecture_fails(tmp_path):
@@ -285,16 +319,27 @@ def test_format_default_png_and_png_always(tmp_path, argv, written):
 
 
 # -- the report's content -------------------------------------------------------------------------
-def test_check_status_classifies_every_kind():
+def test_check_status_is_the_one_the_lecture_wrote(figures):
+    """The report shows the status each check of a results.json carries, which the lecture
+    decided when it ran: in the fast lectures' quick runs, every check within its tolerance of
+    its reference is "held", every value without a reference "reported"; a check without a
+    status (a results.json of an older lecture) is an error that says to run the lecture
+    again."""
+    for name in FAST:
+        r = json.loads((figures / name / "results.json").read_text())
+        assert r["checks"]
+        for c in r["checks"]:
+            if "reference" in c and not c.get("claim") and c["abs_diff"] <= (c.get("tol") or 0):
+                assert check_status(c, r) == "held", c
+            elif "reference" not in c and not c.get("claim"):
+                assert check_status(c, r) == "reported", c
     r = _synthetic_results()
-    got = [check_status(c, r, {}) for c in r["checks"]]
-    assert got == ["held", "missed", "gap", "reported", "held"]
-    quick = dict(r, mode="quick", failures=[], known_gaps=[])
-    assert check_status(r["checks"][1], quick, {}) == "differs"
-    # a quick-mode miss of a reference whose references.json entry documents a gap
-    c = dict(r["checks"][1], ref="k")
-    assert check_status(c, quick, {"k": {"known_gap": "why"}}) == "gap"
-    assert check_status({"what": "x", "student_skipped": ["y"]}, r, {}) == "skipped"
+    assert [check_status(c, r) for c in r["checks"]] == ["held", "missed", "gap", "reported",
+                                                          "held"]
+    old = {k: v for k, v in r["checks"][0].items() if k != "status"}
+    with pytest.raises(ValueError, match=r"'held one' of 05_generative_models's results.json "
+                                         r"has no status: .*make lecture L=05_generative_models"):
+        check_status(old, r)
 
 
 def test_index_has_a_row_per_lecture_and_links_the_pages(report):
@@ -314,6 +359,35 @@ def test_index_has_a_row_per_lecture_and_links_the_pages(report):
         assert text in row, text
     row = index.split(f'id="lecture-{FAST[1][:2]}"')[1].split("</tr>")[0]
     assert "quick" in row and ">ok<" in row
+
+
+def test_the_report_says_when_each_lecture_last_ran_and_whether_its_inputs_changed(report,
+                                                                                   tmp_path):
+    """The index's column and each page say when the lecture last ran, and whether its inputs
+    (lectures/_inputs.py) changed since: the report's quick runs, made outside make lectures,
+    recorded none; a recorded run is current, then changed when one input's hash differs."""
+    import _inputs
+
+    from report.build import freshness
+
+    index = (report / "index.html").read_text()
+    assert "<th>last ran</th>" in index
+    name = FAST[1]
+    date = json.loads((report / name / "results.json").read_text())["date"]
+    row = index.split(f'id="lecture-{name[:2]}"')[1].split("</tr>")[0]
+    assert date.replace("T", " ")[:16] in row and "inputs not recorded" in row
+    page = (report / name / "index.html").read_text()
+    assert f"<dt>last ran</dt><dd>{date}</dd>" in page
+    out = tmp_path / name
+    shutil.copytree(report / name, out)
+    sources = _inputs.Sources(REPO)
+    inputs = sources.inputs(name)
+    _inputs.record(out, name, ["--quick", "--format", "png,pdf,svg"], inputs)
+    assert freshness(name, out, sources) == {"state": "current", "why": ""}
+    key = f"lectures/{name}/run.py"
+    _inputs.record(out, name, ["--quick", "--format", "png,pdf,svg"],
+                   dict(inputs, **{key: "0" * 64}))
+    assert freshness(name, out, sources) == {"state": "changed", "why": f"changed: {key}"}
 
 
 def test_lecture_page_shows_checks_tables_figures_gaps_and_readme(report):
