@@ -292,6 +292,7 @@ def _check_the_installed_wheel(wheel: Path, venv: Path, tmp_path: Path) -> None:
 # the autograder, built and run as Gradescope runs it (one test, for the same reason)
 
 
+@pytest.mark.slow
 def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, gradescope_root):
     """Build the zip twice (the same bytes), unpack it into a root laid out like /autograder, run
     setup.sh (the submissions' environment without mlpr, the grader's and the zip's folder root

@@ -145,6 +145,7 @@ def test_load_iris_binary():
 # MNIST
 
 
+@pytest.mark.slow
 def test_mnist_train(mnist_train):
     D, L = mnist_train
     assert D.shape == (784, 60000) and D.dtype == np.float64
@@ -292,6 +293,7 @@ def _cache_files(root):
     return sorted((root / "mnist/.cache").glob("*.npy"))
 
 
+@pytest.mark.slow
 def test_cache_round_trip_and_repair(data_copy):
     stale = data_copy / "mnist/.cache/t10k-images-idx3-ubyte.0000000000000000.npy"
     stale.parent.mkdir()

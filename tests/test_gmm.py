@@ -562,6 +562,7 @@ def test_plot_helpers_draw_what_they_are_given():
 # -- the reference EM step and the fast one (conventions 3b) -------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cov_type", COV_TYPES)
 @pytest.mark.parametrize("psi", [None, 0.5])
 def test_fast_em_step_equals_the_reference(gmm3, cov_type, psi):

@@ -295,6 +295,7 @@ for _variant in ("calibration", "fusion"):
         "not pi_T / N")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mistake", list(MISTAKES))
 def test_each_known_mistake_fails_with_its_hint(tmp_path, mistake):
     task, code, hint = MISTAKES[mistake]
@@ -468,6 +469,7 @@ def bad_run(tmp_path_factory):
         json.loads(proc.stdout)[0]
 
 
+@pytest.mark.slow
 def test_the_run_survives_raise_hang_print_files_exit_and_missing(bad_run):
     proc, results, report = bad_run
     assert proc.returncode == 1, proc.stderr
@@ -491,6 +493,7 @@ def test_the_run_survives_raise_hang_print_files_exit_and_missing(bad_run):
     assert all(r["status"] in ("passed", "failed") for r in results.values())
 
 
+@pytest.mark.slow
 def test_printing_is_shown_and_fails_only_on_request(tmp_path):
     (tmp_path / "chatty.py").write_text(textwrap.dedent("""
         import numpy as np
@@ -510,6 +513,7 @@ def test_printing_is_shown_and_fails_only_on_request(tmp_path):
     assert strict["status"] == "failed" and "--fail-on-print" in strict["message"], strict
 
 
+@pytest.mark.slow
 def test_the_submissions_working_directory_is_a_temporary_one(bad_run, tmp_path):
     # the submission saved cache.npy in its working directory, not in the caller's
     assert not (Path.cwd() / "cache.npy").exists()
@@ -544,6 +548,7 @@ def good_runs(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_gradescope_report_follows_the_autograder_schema(good_runs):
     folder = good_runs["gradescope_dir"]  # one results.json per submission
     docs = [json.loads((folder / f"{n}.results.json").read_text()) for n in ("alice", "bob")]
@@ -584,6 +589,7 @@ def test_text_and_csv_reports(good_runs):
     assert bob[rows[0].index("lab 3 · compute_mu_C")] == "1.0"  # graded under the mapped name
 
 
+@pytest.mark.slow
 def test_usage_errors_exit_2(tmp_path):
     assert run_kit(tmp_path / "missing.py").returncode == 2
     proc = run_kit(COURSE, "--map", "nosuchtask=f")
@@ -780,6 +786,7 @@ def test_every_lecture_reference_file_is_data():
 # cases drawn from a run's seed keep what makes each mistake show
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [11, 12])
 def test_seeded_cases_pass_the_course_and_catch_every_known_mistake(tmp_path, seed):
     grading.set_seed(seed)
@@ -841,6 +848,7 @@ def test_a_failure_caused_by_another_of_the_students_functions_names_it(tmp_path
         assert "this task uses it" in r.hint
 
 
+@pytest.mark.slow
 def test_functions_not_written_are_listed_not_failed(tmp_path):
     """Without --lab only what the submission defines is graded, the rest is listed as not
     written and the run exits 0 when all that is written is right; with --lab a missing function

@@ -43,6 +43,7 @@ def solutions():
             "course_plain.py": (_load("course_plain.py"), OPTIMISER_TASKS)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 def test_course_style_solutions_pass_every_optimiser_task(solutions, seed):
     catalogue.set_seed(seed)

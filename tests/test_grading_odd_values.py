@@ -79,6 +79,7 @@ def _student(value):
 _answers = st.one_of(_values, _values.map(_student))  # a function returning an odd value too
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(TASKS))
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -250,6 +250,7 @@ def staged_class(request, tmp_path_factory):
             "kind": kind}
 
 
+@pytest.mark.slow
 def test_staging_attacks_earn_nothing_and_the_honest_keeps_full_marks(staged_class):
     if staged_class is None:
         return
@@ -277,6 +278,7 @@ def test_no_secret_reaches_the_report(staged_class):
     assert not [e for e in environ if len(e) > 12 and e.decode(errors="replace") in text]
 
 
+@pytest.mark.slow
 def test_the_run_goes_on_past_junk_with_a_note_for_each(staged_class):
     if staged_class is None:
         return
@@ -380,6 +382,7 @@ def _grade_forker(tmp_path, kind, limits, block_mb=300):
                      limits=limits, timeout=30.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["bubblewrap", "user", "process"])
 def test_a_forking_submission_is_held_to_its_budget_in_total(tmp_path, kind):
     """4 processes of 300 MB against a budget of 512 MB: at most one holds its block at once
@@ -399,6 +402,7 @@ def test_a_forking_submission_is_held_to_its_budget_in_total(tmp_path, kind):
     assert _processes_of({sandbox.uid_for(0), sandbox.uid_for(1)}) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["bubblewrap", "user"])
 def test_without_a_cgroup_the_budget_is_split_between_processes(tmp_path, kind, monkeypatch):
     """No cgroup: n processes of memory_mb / n each. 512 MB: 1 process (the forks fail);
@@ -421,6 +425,7 @@ def test_without_a_cgroup_the_budget_is_split_between_processes(tmp_path, kind, 
     assert honest.score == LAB4, formats.format_text([honest])
 
 
+@pytest.mark.slow
 def test_the_per_process_rule_alone_lets_a_fork_hold_more(tmp_path, monkeypatch):
     """The control: with the former rule (512 MB per process, 64 processes, no cgroup) the same
     submission holds its 4 blocks at once, 1200 MB against its 512 MB, so the tests above can

@@ -229,11 +229,13 @@ def graded(tmp_path_factory):
             "sleepers": _sleepers()}
 
 
+@pytest.mark.slow
 def test_the_honest_submission_keeps_full_marks(graded):
     rep = graded["honest"]
     assert rep.score == rep.max_score == len(LAB4), formats.format_text([rep])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cheat", list(CHEATS))
 def test_a_cheat_earns_only_what_its_code_earns(graded, cheat):
     rep = graded["cheats"][cheat]
@@ -298,6 +300,7 @@ def test_the_seed_replays_and_varies_the_cases():
     assert (a == a2).all() and a.shape == b.shape and not (a == b).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["user", "process"])
 def test_the_fallbacks_without_bubblewrap_say_so(tmp_path, kind):
     if sandbox.available(kind) is not None:  # "user" needs root and setpriv
@@ -351,6 +354,7 @@ def test_what_runs_beside_a_submission_imports_nothing_of_mlpr(module):
     assert not [m for m in imported if m.split(".")[0] == "mlpr"], imported
 
 
+@pytest.mark.slow
 def test_a_students_repository_with_one_folder_per_lab(tmp_path):
     """Graded as a TA receives it: lab folders (Lab9 before Lab12), modules importing each other
     by name and as packages from the repository's root, scikit-learn's iris loader, copies of
@@ -522,12 +526,14 @@ def odd(tmp_path_factory):
     return {"honest": reports[0], "odd": dict(zip(ODD, reports[1:]))}
 
 
+@pytest.mark.slow
 def test_odd_answers_never_end_the_run_and_the_honest_file_keeps_full_marks(odd):
     rep = odd["honest"]
     assert rep.passed and rep.score == rep.max_score > 0, formats.format_text([rep])
     assert len(odd["odd"]) == len(ODD)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(ODD))
 def test_an_odd_answer_fails_its_task_with_a_reason_in_words(odd, name):
     rep = odd["odd"][name]
@@ -564,6 +570,7 @@ def test_csv_cells_carry_no_control_characters():
     assert "eve\\n" in text and "\\x1b" in text
 
 
+@pytest.mark.slow
 def test_a_folder_named_like_an_option_is_graded(tmp_path, monkeypatch, capsys):
     from mlpr.grading.__main__ import main
 

@@ -405,6 +405,7 @@ def _fast_reference_cases():
     yield X * 1e-15, rng.integers(0, 3, 4000), Q * 1e-15
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", range(8))
 @pytest.mark.parametrize("k", [1, 5, 12])
 def test_knn_fast_equals_reference(case, k):

@@ -92,6 +92,7 @@ def test_auto_equals_reference_on_the_labs_iris_task(iris_vv, kernel, eps, C):
     assert_same_solution(partial(train_svm_kernel, DTR, LTR, C, kernel, eps), DVAL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
 @pytest.mark.parametrize("K", [None, 1.0, 10.0])
 def test_linear_model_auto_equals_reference_on_the_labs_iris_task(iris_vv, K, C):
@@ -120,6 +121,7 @@ RANDOM_CASES = [(linear_kernel(), 1.0, None), (poly_kernel(2, 1.0), 1.0, 0.8),
 
 # (kernel, C, prior) x eps x seed pairwise, not in full: every case with every eps, the seed
 # alternating so that each case and each eps meet both seeds (15 problems of the 30)
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel, C, prior, eps, seed", [
     pytest.param(k, C, prior, eps, (i + j) % 2, id=f"{k!r}-{C}-{prior}-{eps}-{(i + j) % 2}")
     for i, (k, C, prior) in enumerate(RANDOM_CASES) for j, eps in enumerate([None, 0.0, 1.0])])
@@ -133,6 +135,7 @@ def test_auto_equals_reference_on_random_problems(kernel, C, prior, eps, seed):
     assert_same_solution(partial(train_svm_kernel, X, L, C, kernel, eps, prior), X)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("K", [None, 1.0])
 def test_linear_model_auto_equals_reference_on_random_problems(K):
     """The fast path against the plain reference solver. Independent tests of the same optimum:
@@ -162,6 +165,7 @@ def test_hard_margin_auto_equals_reference():
         assert_same_solution(partial(train_svm_kernel, X, Y, np.inf, rbf_kernel(1.0), eps), X)
 
 
+@pytest.mark.slow
 def test_every_solver_name_reaches_the_same_optimum(iris_vv):
     """Every solver by name against the plain reference solver. Independent tests of the same
     optimum: test_svm.py's test_two_points_closed_form (a closed form),
@@ -240,6 +244,7 @@ def test_shrinking_fast_path_equals_plain_smo(iris_vv, monkeypatch, single):
         train_svm_kernel(DTR, LTR, 1.0, linear_kernel(), None, shrinking=1)
 
 
+@pytest.mark.slow
 def test_shrinking_reaches_the_newton_end_game_on_a_large_free_face():
     # SMO with shrinking runs in blocks of 1000 iterations; a Newton step on the face needs two
     # looks at the same free set, n_free^3 / (300 N) iterations apart. Were the schedule restarted
@@ -315,6 +320,7 @@ def exact_kkt_violation(m, kernel, X, L, C):
     return max(v[up].max() - v[low].min(), 0.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kernel,C", [(rbf_kernel(0.5), 10.0), (poly_kernel(2, 1.0), 1.0),
                                       (linear_kernel(), 1.0)], ids=repr)
 def test_single_precision_cache_keeps_the_optimum(kernel, C, monkeypatch):
@@ -352,6 +358,7 @@ def test_pivoted_cholesky_is_double_precision_with_a_single_cache(kernel):
     np.testing.assert_allclose(G.T @ G, K, atol=1e-10 * np.abs(K).max())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("K", [None, 1.0, 5.0])
 @pytest.mark.parametrize("C,prior", [(0.1, None), (1.0, None), (10.0, 0.8)])
 def test_interior_point_equals_smo_and_coordinate_descent(K, C, prior):
@@ -457,6 +464,7 @@ def test_pivoted_cholesky_reproduces_the_gram_matrix(kernel):
     assert isinstance(kernel, LinearKernel) or G.shape[0] < 120
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("eps", [None, 1.0])
 @pytest.mark.parametrize("kernel,C", [(poly_kernel(2, 1.0), 1.0), (poly_kernel(3, 1.0), 0.5)])
 def test_kernel_interior_point_equals_smo_and_coordinate_descent(kernel, C, eps):
@@ -513,6 +521,7 @@ def test_interior_point_scale_invariance_and_no_early_stop():
     assert steps > 5 and 0.5 * Va @ Va - alpha.sum() < 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("eps", [0.0, 1.0, 10.0])
 @pytest.mark.parametrize("kernel,C", [(rbf_kernel(1.0), 0.1), (rbf_kernel(0.5), 10.0),
                                       (poly_kernel(3, 1.0), 1.0)])

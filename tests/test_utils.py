@@ -720,6 +720,7 @@ def test_models_survive_a_pickle_round_trip_read_only_equal_and_with_their_hash(
 # -- the module's public surface -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_utils_exports_the_chapters_helpers_and_the_validators_live_in_validation():
     import ast
     from pathlib import Path
