@@ -99,12 +99,14 @@ def _typical_quick_seconds() -> dict[str, float]:
         return {}
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m selects: the slow marker added here counts
 def pytest_collection_modifyitems(config, items):
     """Each test that declares the lectures it reads (``@pytest.mark.lectures(name, ...)``) joins
     the xdist group of those lectures, so that under ``--dist loadgroup`` one worker runs each
     lecture and no worker waits for another's run; tests that share a lecture share a group
     (transitively). Those tests come first, the longest lectures first, so that the long runs
-    do not end the test run alone."""
+    do not end the test run alone. They are slow, whether marked so or not: a lecture's quick
+    run takes 4 to 60 s, and ``make test-quick`` (``-m "not slow"``) runs none."""
     parent: dict[str, str] = {}
 
     def find(name: str) -> str:
@@ -117,6 +119,7 @@ def pytest_collection_modifyitems(config, items):
         names = [n for m in item.iter_markers("lectures") for n in m.args]
         if names:
             declared[item] = names
+            item.add_marker(pytest.mark.slow)
             for other in names:
                 parent[find(other)] = find(names[0])
     members: dict[str, set[str]] = {}

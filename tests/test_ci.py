@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import SKIPS_ALLOWED_IN_CI, undocumented_skip
 
 REPO = Path(__file__).resolve().parents[1]
@@ -22,9 +23,9 @@ def test_passes():
 '''
 
 
-def _pytest(folder, ci):
+def _pytest(folder, ci, args=()):
     """pytest on a folder of test files, with tests/conftest.py as a plugin, with or without
-    CI=true (past a module that fails to collect, to run the others)."""
+    CI=true (past a module that fails to collect, to run the others), with ``args``."""
     (folder / "pytest.ini").write_text("[pytest]\n")
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_XDIST_WORKER")}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "tests"), str(REPO)])
@@ -32,10 +33,11 @@ def _pytest(folder, ci):
         env["CI"] = "true"
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
                            "-p", "conftest", "-c", str(folder / "pytest.ini"),
-                           "--continue-on-collection-errors", str(folder)],
+                           "--continue-on-collection-errors", *args, str(folder)],
                           capture_output=True, text=True, env=env, cwd=folder, timeout=300)
 
 
+@pytest.mark.slow
 def test_an_undocumented_skip_fails_in_ci_only(tmp_path):
     """A skip in a test, and a module skipped at collection (pytest.importorskip): skips out of
     CI, failures in CI that say where the list of allowed skips is."""
@@ -49,6 +51,18 @@ def test_an_undocumented_skip_fails_in_ci_only(tmp_path):
     assert "skipped in CI (no oracle here)" in proc.stdout
     assert re.search(r"skipped in CI \(could not import 'no_such_module_anywhere'", proc.stdout)
     assert "SKIPS_ALLOWED_IN_CI of tests/conftest.py" in proc.stdout
+
+
+@pytest.mark.slow
+def test_a_test_that_reads_a_lecture_is_slow(tmp_path):
+    """make test-quick (-m "not slow") runs no lecture: a test marked with the lectures it reads
+    is slow, marked so or not (tests/conftest.py)."""
+    (tmp_path / "test_z.py").write_text(
+        "import pytest\n\n\n@pytest.mark.lectures('02_iris_exploration')\n"
+        "def test_reads_a_lecture():\n    pass\n\n\ndef test_plain():\n    pass\n")
+    proc = _pytest(tmp_path, ci=False, args=["-m", "not slow", "-vv"])
+    assert proc.returncode == 0 and "1 passed, 1 deselected" in proc.stdout, proc.stdout
+    assert "test_plain PASSED" in proc.stdout and "test_reads_a_lecture" not in proc.stdout
 
 
 def test_a_documented_skip_needs_its_reason():

@@ -26,14 +26,9 @@ def test_there_are_lectures():
     assert "02_iris_exploration" in LECTURES
 
 
-# the quick runs over 5 s on the idle 2-core machine
-SLOW = {"05_generative_models", "06_logistic_regression", "08_support_vector_machines",
-        "09_gaussian_mixture_models", "10_linear_methods"}
-
-
+# every quick run is slow (4 to 60 s): make test-quick runs no lecture
 @pytest.mark.parametrize("name", [
-    pytest.param(n, marks=[pytest.mark.lectures(n)] + [pytest.mark.slow] * (n in SLOW))
-    for n in LECTURES])
+    pytest.param(n, marks=[pytest.mark.lectures(n), pytest.mark.slow]) for n in LECTURES])
 def test_lecture_quick(name, lecture_run):
     tmp_path = lecture_run(name)
     results = json.loads((tmp_path / "results.json").read_text())
@@ -100,6 +95,7 @@ def _readme_commands(prefix):
     return [ln for ln in lines if ln.startswith(prefix)]
 
 
+@pytest.mark.slow
 @pytest.mark.lectures("05_generative_models")
 def test_readme_make_lecture_command_works_as_written(lecture_run, tmp_path):
     """The command a newcomer copies on a fresh clone (make creates .venv when it is missing)
@@ -121,6 +117,7 @@ def test_readme_make_lecture_command_works_as_written(lecture_run, tmp_path):
     assert json.loads((lecture_run(name) / "results.json").read_text())["mode"] == "quick"
 
 
+@pytest.mark.slow
 @pytest.mark.lectures("05_generative_models")
 def test_readme_venv_python_command_works_as_written(lecture_run, tmp_path):
     """The README's second command is the lecture's quick run: when this test runs under the
@@ -157,6 +154,7 @@ def _make_stamp() -> str:
     return stamp.replace("$(VENV)", venv)
 
 
+@pytest.mark.slow
 def test_readme_student_commands_work():
     """The README's `make check` commands, run by make as written, with two changes that keep
     the checkout as it is: make's Python (PY) is this test's, whose environment holds what
@@ -277,6 +275,7 @@ def test_claim_states_a_true_false_fact(tmp_path, capsys):
     assert quick.failures == []  # quick mode reports, does not enforce
 
 
+@pytest.mark.slow
 def test_load_mnist_states_the_sizes_used(tmp_path):
     lec = Lecture("99_selftest", "self test", ["--quick", "--out", str(tmp_path)])
     DTR, LTR, DTE, LTE = lec.load_mnist(n_train=500, n_test=200)

@@ -31,8 +31,8 @@ REPO = Path(__file__).resolve().parents[1]
 FAST = ["04_density_estimation", "02_iris_exploration"]
 LECTURES = sorted(p.parent.name for p in (REPO / "lectures").glob("[0-9][0-9]_*/run.py"))
 SYNTHETIC = "05_generative_models"  # not run: its results.json is made up below
-# the whole module on the xdist worker that runs the two lectures (tests/conftest.py)
-pytestmark = pytest.mark.lectures(*FAST)
+# the tests that read the two lectures' quick runs are marked lectures(*FAST): on the xdist
+# worker that runs them (tests/conftest.py); and slow: make test-quick leaves them out
 README = (REPO / "README.md").read_text()
 
 
@@ -269,6 +269,8 @@ def test_make_passes_jobs_format_and_args():
 
 
 # -- results.json: provenance and the other formats ---------------------------------------------
+@pytest.mark.lectures(*FAST)
+@pytest.mark.slow
 def test_results_record_date_commit_machine(figures):
     root = figures
     r = json.loads((root / FAST[1] / "results.json").read_text())
@@ -278,6 +280,8 @@ def test_results_record_date_commit_machine(figures):
     assert r["machine"]["cpus"] >= 1 and r["machine"]["platform"] and r["machine"]["python"]
 
 
+@pytest.mark.lectures(*FAST)
+@pytest.mark.slow
 def test_vector_formats_beside_the_png_with_fonts_embedded(figures):
     root = figures
     r = json.loads((root / FAST[1] / "results.json").read_text())
@@ -319,6 +323,8 @@ def test_format_default_png_and_png_always(tmp_path, argv, written):
 
 
 # -- the report's content -------------------------------------------------------------------------
+@pytest.mark.lectures(*FAST)
+@pytest.mark.slow
 def test_check_status_is_the_one_the_lecture_wrote(figures):
     """The report shows the status each check of a results.json carries, which the lecture
     decided when it ran: in the fast lectures' quick runs, every check within its tolerance of
@@ -342,6 +348,8 @@ def test_check_status_is_the_one_the_lecture_wrote(figures):
         check_status(old, r)
 
 
+@pytest.mark.lectures(*FAST)
+@pytest.mark.slow
 def test_index_has_a_row_per_lecture_and_links_the_pages(report):
     index = (report / "index.html").read_text()
     for name in LECTURES:
@@ -361,6 +369,8 @@ def test_index_has_a_row_per_lecture_and_links_the_pages(report):
     assert "quick" in row and ">ok<" in row
 
 
+@pytest.mark.lectures(*FAST)
+@pytest.mark.slow
 def test_the_report_says_when_each_lecture_last_ran_and_whether_its_inputs_changed(report,
                                                                                    tmp_path):
     """The index's column and each page say when the lecture last ran, and whether its inputs
@@ -390,6 +400,8 @@ def test_the_report_says_when_each_lecture_last_ran_and_whether_its_inputs_chang
     assert freshness(name, out, sources) == {"state": "changed", "why": f"changed: {key}"}
 
 
+@pytest.mark.lectures(*FAST)
+@pytest.mark.slow
 def test_lecture_page_shows_checks_tables_figures_gaps_and_readme(report):
     page = (report / SYNTHETIC / "index.html").read_text()
     for status in ("held", "missed", "gap", "reported"):
@@ -446,6 +458,8 @@ def _not_blank(png: bytes) -> bool:
 
 @pytest.mark.parametrize("page", ["index.html", f"{FAST[0]}/index.html",
                                   f"{FAST[1]}/index.html", f"{SYNTHETIC}/index.html"])
+@pytest.mark.lectures(*FAST)
+@pytest.mark.slow
 def test_page_in_chromium(report, browser, page):
     """Every image loads, every internal link resolves, no console error, not blank, and no
     horizontal scroll on a 1280-pixel laptop or a 1920-pixel projector."""
@@ -475,6 +489,8 @@ def test_page_in_chromium(report, browser, page):
     assert internal > 0
 
 
+@pytest.mark.lectures(*FAST)
+@pytest.mark.slow
 def test_pages_are_static_and_offline(report):
     pages = [report / "index.html"] + [report / n / "index.html" for n in FAST + [SYNTHETIC]]
     for page in pages:
@@ -492,6 +508,7 @@ def test_chromium_starts(browser, tmp_path):
     assert shown.title == "t" and shown.errors == [] and shown.text_length > 200
 
 
+@pytest.mark.slow
 def test_browser_tests_skip_without_chromium_and_fail_in_ci():
     test = "tests/test_report.py::test_chromium_starts"
     env = {k: v for k, v in os.environ.items() if k != "CI"}
