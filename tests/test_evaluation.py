@@ -366,7 +366,7 @@ def reference_fast_cases(seed):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_min_dcf_reference_and_fast_are_equal(seed):
+def test_min_dcf_fast_equals_reference(seed):
     """min_dcf with solver="auto" (one sort, mlpr._evaluation_fast) against solver="reference"
     (the notes' loop over thresholds) and min_dcf_sweep, values and thresholds bit for bit.
     Independent tests of minDCF: test_min_dcf_by_hand (hand-made scores) and
@@ -388,7 +388,7 @@ def test_min_dcf_reference_and_fast_are_equal(seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_act_dcf_and_bayes_error_curve_reference_and_fast_are_equal(seed):
+def test_act_dcf_and_bayes_error_curve_fast_equal_reference(seed):
     """act_dcf of many priors and bayes_error_curve with solver="auto" (one sort, binary search
     of the thresholds) against solver="reference" (the decisions of each prior, one pass each),
     bit for bit. Independent tests: test_act_dcf_at_the_notes_applications_by_hand and

@@ -31,7 +31,7 @@ def _no_warning(fn):
         return fn()
 
 
-def test_check_solver_takes_auto_and_reference_only():
+def test_check_solver_takes_the_two_switch_values_only():
     assert _no_warning(lambda: check_solver("auto")) == "auto"
     assert _no_warning(lambda: check_solver("reference")) == "reference"
     for bad in ("fast", "blas", None, 1):
