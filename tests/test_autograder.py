@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from mlpr import datasets
-from mlpr.grading import autograder, catalogue, formats, sandbox
+from mlpr.grading import autograder, course, formats, sandbox
 from mlpr.grading.__main__ import grade_all
 from mlpr.grading.__main__ import main as grading_main
 from mlpr.grading.framework import TaskResult
@@ -42,7 +42,7 @@ LABS = [5, 7]
 POINTS = {"Gau_MVG_ML_estimates": 3, "compute_minDCF_binary_fast": 2.5}
 TIMEOUT = 3.0  # seconds per task: the hanging submission's task fails after it
 VISIBILITY = "after_due_date"
-N_TASKS = len(catalogue.tasks(LABS))
+N_TASKS = len(course.tasks(LABS))
 MAX_SCORE = N_TASKS - len(POINTS) + sum(POINTS.values())
 TEST_FIELDS = {"name": str, "score": (int, float), "max_score": (int, float), "status": str,
                "output": str, "visibility": str}
@@ -368,7 +368,7 @@ def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, grad
                                                       USER)
     _check_results(doc)
     tests = _by_name(doc)
-    assert sorted(tests) == sorted(t.title for t in catalogue.tasks(LABS).values())
+    assert sorted(tests) == sorted(t.title for t in course.tasks(LABS).values())
     assert all(t["status"] == "passed" for t in tests.values()), [
         t for t in tests.values() if t["status"] != "passed"]
     assert tests["lab 5 · Gau_MVG_ML_estimates"]["max_score"] == 3

@@ -48,9 +48,9 @@ def submission(tmp_path, *code: str, name: str = "labs.py") -> Path:
     return p
 
 
-def grade_task(path: Path, task: str) -> grading.TaskResult:
+def grade_task(path: Path, task: str, run=None) -> grading.TaskResult:
     sub = grading.load_submission(path)
-    (result,) = grading.grade_functions(sub.functions, [task])
+    (result,) = grading.grade_functions(sub.functions, [task], run=run)
     return result
 
 
@@ -64,21 +64,23 @@ def run_kit(*args, timeout=300):
 # the catalogue
 
 
-def test_catalogue_covers_the_course_names():
-    names = """compute_mu_C logpdf_GAU_ND logpdf_GAU_ND_fast logpdf_GAU_ND_slow
-    logpdf_GAU_ND_singleSample compute_ll split_db_2to1 load_iris load_iris_binary compute_pca
-    apply_pca compute_Sb_Sw compute_lda_geig compute_lda_JointDiag apply_lda k_means
-    Gau_MVG_ML_estimates Gau_Naive_ML_estimates Gau_Tied_ML_estimates compute_log_likelihood_Gau
-    compute_logPosterior compute_posteriors compute_optimal_Bayes uniform_cost_matrix
-    compute_confusion_matrix compute_optimal_Bayes_binary_llr compute_empirical_Bayes_risk
-    compute_empirical_Bayes_risk_binary compute_empirical_Bayes_risk_binary_llr_optimal_decisions
-    compute_Pfn_Pfp_allThresholds_slow compute_Pfn_Pfp_allThresholds_fast
-    compute_minDCF_binary_slow compute_minDCF_binary_fast trainLogRegBinary
-    trainWeightedLogRegBinary train_dual_SVM_linear polyKernel rbfKernel train_dual_SVM_kernel
-    logpdf_GMM smooth_covariance_matrix train_GMM_EM_Iteration train_GMM_EM split_GMM_LBG
-    train_GMM_LBG_EM extract_train_val_folds_from_ary""".split()
+def test_the_catalogue_is_the_course_records():
+    """The tasks, their names and the course-style solution's functions come from one place,
+    the records of `mlpr.grading.course`: every lab module's file name is its lab, every course
+    function is a task under its own name, and the course-style solution defines each one."""
+    from mlpr.grading import course
+
+    records = course.records()
+    for module in course.lab_modules():
+        assert module.__name__.endswith(f".lab{module.LAB:02d}"), module.__name__
+        assert module.FUNCTIONS, module.__name__
+    names = [r.name for r in records]
+    assert len(names) == len(set(names))
+    assert set(names) == set(grading.tasks(everything=True))
     functions = {t.function_name for t in grading.tasks().values()}
-    assert set(names) <= functions, set(names) - functions
+    assert functions == course.course_names(everything=False)
+    defined = set(grading.load_submission(COURSE).functions)
+    assert functions <= defined, functions - defined
 
 
 def test_course_style_solution_passes_every_task(tmp_path):
@@ -789,25 +791,23 @@ def test_every_lecture_reference_file_is_data():
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [11, 12])
 def test_seeded_cases_pass_the_course_and_catch_every_known_mistake(tmp_path, seed):
-    grading.set_seed(seed)
-    try:
-        sub = grading.load_submission(submission(tmp_path, LOGREG_LLR))
-        results = grading.grade_functions(sub.functions)
-        failed = [(r.name, r.message) for r in results if r.status != "passed"]
-        assert not failed, failed
-        missed = []
-        for mistake, (task, code, hint) in MISTAKES.items():
-            r = grade_task(submission(tmp_path, LOGREG_LLR, code, name=f"m{len(missed)}.py"),
-                           task)
-            if r.status != "failed" or not r.hint or hint not in r.hint:
-                missed.append((mistake, r.status, r.hint))
-        for case, (task, code) in HARMLESS.items():
-            r = grade_task(submission(tmp_path, LOGREG_LLR, code, name="harmless.py"), task)
-            if r.status != "passed":
-                missed.append((case, r.message))
-        assert not missed, missed
-    finally:
-        grading.set_seed(None)
+    run = grading.Run(seed)  # the cases of this run only: the fixed cases are untouched
+    sub = grading.load_submission(submission(tmp_path, LOGREG_LLR))
+    results = grading.grade_functions(sub.functions, run=run)
+    failed = [(r.name, r.message) for r in results if r.status != "passed"]
+    assert not failed, failed
+    missed = []
+    for mistake, (task, code, hint) in MISTAKES.items():
+        r = grade_task(submission(tmp_path, LOGREG_LLR, code, name=f"m{len(missed)}.py"),
+                       task, run)
+        if r.status != "failed" or not r.hint or hint not in r.hint:
+            missed.append((mistake, r.status, r.hint))
+    for case, (task, code) in HARMLESS.items():
+        r = grade_task(submission(tmp_path, LOGREG_LLR, code, name="harmless.py"), task,
+                       run)
+        if r.status != "passed":
+            missed.append((case, r.message))
+    assert not missed, missed
 
 
 # ------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from mlpr.grading import catalogue
+from mlpr.grading import course
 from mlpr.grading.child import wire
 from mlpr.grading.framework import Fail
 from mlpr.grading.runner import run_task
@@ -29,7 +29,7 @@ from mlpr.grading.runner import run_task
 #: Examples per task: about 0.1 s each on the idle machine (the first ones build the task's cases).
 EXAMPLES = 60
 
-TASKS = catalogue.tasks(everything=True)
+TASKS = course.tasks(everything=True)
 
 _floats = st.sampled_from([math.nan, math.inf, -math.inf, 0.0, -1.5, 1e308, 5e-324])
 _huge_ints = st.sampled_from([10**400, -(10**309), 2**1024, 10**20])

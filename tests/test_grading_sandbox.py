@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import mlpr
-from mlpr.grading import formats, sandbox
+from mlpr.grading import formats, leftovers, limits, sandbox
 from mlpr.grading.__main__ import grade_all
 from mlpr.grading.runner import CHILD
 
@@ -96,7 +96,7 @@ def _texts(reports) -> str:
 
 def _our_groups() -> list:
     """The cgroups this process made for submissions that still exist."""
-    hierarchy, _ = sandbox._cgroups()
+    hierarchy, _ = limits.cgroups()
     if hierarchy is None:
         return []
     return [d for parent in hierarchy.parents.values()
@@ -157,7 +157,7 @@ def test_staging_copies_no_link_out_no_device_no_fifo(tmp_path):
         assert not [p for p in copy.rglob("*") if p.is_symlink()]
         assert (copy / "pkg" / "same.py").read_text() == "y = 2\n"
         assert sum(p.stat().st_size for p in copy.rglob("*") if p.is_file()) < 100
-        owner = sandbox.uid_for(5) if sandbox._own_user(kind) else os.geteuid()
+        owner = sandbox.uid_for(5) if limits.own_user(kind) else os.geteuid()
         assert {p.stat().st_uid for p in [copy, *copy.rglob("*")]} == {owner}, kind
         expected = [
             "left out: sub/alias/up, a link to a folder that holds it (a loop)",
@@ -409,8 +409,8 @@ def test_without_a_cgroup_the_budget_is_split_between_processes(tmp_path, kind, 
     4096 MB: 4 of 1024 MB, under which numpy, scipy, matplotlib and scikit-learn import."""
     if _isolation_or_none(kind) is None:
         return
-    monkeypatch.setattr(sandbox, "_cgroups", lambda: (None, "none, for the test"))
-    if not sandbox._own_user(kind):  # bubblewrap without root: plain rlimits
+    monkeypatch.setattr(limits, "cgroups", lambda: (None, "none, for the test"))
+    if not limits.own_user(kind):  # bubblewrap without root: plain rlimits
         assert "processes not bounded" in sandbox.memory_rule(kind).text
         return
     rule = sandbox.memory_rule(kind, sandbox.Limits(memory_mb=512))
@@ -433,9 +433,9 @@ def test_the_per_process_rule_alone_lets_a_fork_hold_more(tmp_path, monkeypatch)
     kind = _isolation_or_none("bubblewrap")
     if kind is None:
         return
-    monkeypatch.setattr(sandbox, "_cgroups", lambda: (None, "none, for the test"))
-    monkeypatch.setattr(sandbox, "memory_rule", lambda kind, limits=None: sandbox.MemoryRule(
-        512, 64 if sandbox._own_user(kind) else None, None, "per process"))
+    monkeypatch.setattr(limits, "cgroups", lambda: (None, "none, for the test"))
+    monkeypatch.setattr(sandbox, "memory_rule", lambda kind, lim=None: limits.MemoryRule(
+        512, 64 if limits.own_user(kind) else None, None, "per process"))
     _, forker = _grade_forker(tmp_path, kind, sandbox.Limits(memory_mb=512))
     assert _held(forker) == 4
 
@@ -523,7 +523,7 @@ def test_removing_left_files_follows_no_link_and_spares_other_users(tmp_path):
     stay."""
     if not ROOT:  # no file of another user's can be made: none of the grader's own is removed
         (tmp_path / "mine.txt").write_text("x")
-        assert sandbox.remove_left_files(4242, roots=[str(tmp_path)]) == 0
+        assert leftovers.remove_left_files(4242, roots=[str(tmp_path)]) == 0
         assert (tmp_path / "mine.txt").exists()
         return
     uid = 4242
@@ -546,7 +546,7 @@ def test_removing_left_files_follows_no_link_and_spares_other_users(tmp_path):
     for name in [*made, "link_to_victim", "own_dir/link_to_parent"]:
         os.lchown(root / name, uid, uid)
     (root / "own_dir").chmod(0)
-    removed = sandbox.remove_left_files(uid, keep=root / "keep", roots=[str(root)])
+    removed = leftovers.remove_left_files(uid, keep=root / "keep", roots=[str(root)])
     assert removed == 7
     assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == [
         "keep", "keep/work.txt", "shared", "shared/other.txt"]

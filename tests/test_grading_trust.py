@@ -286,17 +286,13 @@ def test_the_report_names_the_isolation_and_the_seed(graded):
 
 
 def test_the_seed_replays_and_varies_the_cases():
-    from mlpr.grading import catalogue
+    from mlpr.grading import course
 
     def inputs(seed):
-        catalogue.set_seed(seed)
-        case = catalogue.tasks()["trainLogRegBinary"].cases()[0]
+        case = course.tasks(run=course.Run(seed))["trainLogRegBinary"].cases()[0]
         return case.args[0].copy()
 
-    try:
-        a, b, a2 = inputs(1), inputs(2), inputs(1)
-    finally:
-        catalogue.set_seed(None)
+    a, b, a2 = inputs(1), inputs(2), inputs(1)
     assert (a == a2).all() and a.shape == b.shape and not (a == b).all()
 
 
@@ -420,10 +416,10 @@ def test_a_folder_with_a_helper_that_cannot_be_imported(tmp_path):
 
 
 def test_bad_arguments_are_explained():
-    from mlpr.grading import catalogue
+    from mlpr.grading import course
 
     with pytest.raises(ValueError, match="seed must be a non-negative int or None, got -1"):
-        catalogue.set_seed(-1)
+        course.Run(-1)
     with pytest.raises(ValueError, match="isolation must be one of .*, got 'docker'"):
         sandbox.available("docker")
     rep = Report("s.py", [], [], [])
@@ -601,17 +597,18 @@ def test_a_dangling_link_as_a_submission_fails_alone(tmp_path):
 def test_a_kit_failure_is_the_kits_with_its_traceback(tmp_path, monkeypatch):
     """A bug of the kit's own code is reported as the kit's (status "error", the traceback
     kept, exit status 3), never as the student's mistake; the next tasks are graded."""
-    from mlpr.grading import catalogue, runner
+    from mlpr.grading import runner
+    from mlpr.grading.course import lab04
 
     honest = tmp_path / "honest.py"
     honest.write_text(HONEST)
-    real = catalogue.TASKS["logpdf_GAU_ND"]
 
-    def broken():
+    def broken(run):
         raise ZeroDivisionError("a bug of the kit")
 
-    monkeypatch.setitem(catalogue.TASKS, "logpdf_GAU_ND",
-                        dataclasses.replace(real, cases=broken))
+    monkeypatch.setattr(lab04, "FUNCTIONS", tuple(
+        dataclasses.replace(r, cases=broken) if r.name == "logpdf_GAU_ND" else r
+        for r in lab04.FUNCTIONS))
     rep = runner.grade(honest, labs=[4], seed=None)
     by = {r.name: r for r in rep.results}
     assert by["logpdf_GAU_ND"].status == "error"

@@ -4,8 +4,11 @@ The package is its own trust boundary (the guide and the threat model are ``docs
 
 - `mlpr.grading.framework`: cases, comparisons, hints, fixtures and the adapters from the course's
   forms to mlpr models (the grader's side);
-- `mlpr.grading.catalogue`: one task per function of the course's labs, under the course's name,
-  with mlpr's reference answers (the grader's side);
+- `mlpr.grading.course`: the course as data, one module per lab and one record per course
+  function (its name and signature, its forms, mlpr's reference, its cases and known mistakes,
+  its points, the adapters of student mode), from which the tasks, student mode's adapters,
+  ``--list`` and the guide's concordance are generated (the grader's side);
+- `mlpr.grading.channel`: the grader's end of the channel to a submission's process;
 - `mlpr.grading.runner`: the trusted runner, which builds the cases, computes the references,
   compares, finds the hint and adds the points;
 - `mlpr.grading.child`: the only code that runs beside a submission, the harness (it imports it,
@@ -23,7 +26,7 @@ adapters, `reference` (the inputs and mlpr's answer of a task) and `grade_functi
 trusted functions in this process).
 """
 
-from mlpr.grading.catalogue import reference, set_seed, tasks
+from mlpr.grading.course import Run, reference, tasks
 from mlpr.grading.formats import format_csv, format_gradescope, format_json, format_text
 from mlpr.grading.framework import (
     Case,
@@ -62,7 +65,7 @@ __all__ = [
     "exact", "up_to_sign", "same_subspace", "assert_close", "diagnose", "iris_split",
     "binary_split", "threshold_ties", "offset_data", "classifier_from_hparams", "gmm_from_list",
     "logreg_from_wb", "model_from_scoring_function", "load_submission", "Submission",
-    "StudentCode", "StudentFailure", "adapted_functions", "tasks", "reference", "set_seed",
+    "StudentCode", "StudentFailure", "adapted_functions", "tasks", "reference", "Run",
     "grade_functions", "grade", "Report", "run_case", "run_task", "format_text", "format_json",
     "format_csv", "format_gradescope",
 ]

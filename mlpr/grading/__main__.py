@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from mlpr.grading import catalogue, formats, runner, sandbox
+from mlpr.grading import autograder, course, formats, runner, sandbox
 
 __all__ = ["main"]
 
@@ -60,7 +60,6 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--fail-on-print", action="store_true",
                    help="fail a task whose function prints (by default what it prints is shown "
                         "beside the result)")
-    p.add_argument("--allow-print", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--include-solution-folders", action="store_true",
                    help="in a repository, grade the files of course-solution folders too "
                         "(solution/, sol/, soluzione/, ...; by default left out and listed)")
@@ -89,17 +88,16 @@ def grade_all(submissions: Sequence[Path], jobs: int = 1, seed: int | None = Non
             raise FileNotFoundError(f"submission {path} does not exist")
     seed = secrets.randbelow(2**31) if seed is None else seed
     jobs = max(1, min(jobs, 64))  # one user id per concurrent sandbox (sandbox.uid_for)
-    previous = catalogue.current_seed()
-    try:
-        catalogue.set_seed(seed)
-        return _grade_drawn(submissions, jobs, seed, options)
-    finally:  # the caller's cases are left as they were
-        catalogue.set_seed(previous)
+    return _grade_drawn(submissions, jobs, course.Run(seed), options)
 
 
-def _grade_drawn(submissions: Sequence[Path], jobs: int, seed: int, options: dict) -> list:
-    """`grade_all` once the cases are drawn from ``seed``."""
-    for t in catalogue.tasks(options.get("labs"), everything=options.get("extra", False)).values():
+def _grade_drawn(submissions: Sequence[Path], jobs: int, run: course.Run,
+                 options: dict) -> list:
+    """`grade_all` on the cases drawn from ``run``'s seed (another run's are left as they
+    were)."""
+    seed = run.seed
+    chosen = course.tasks(options.get("labs"), everything=options.get("extra", False), run=run)
+    for t in chosen.values():
         t.cases()  # every reference, once per run
     slots: queue.Queue = queue.Queue()
     for i in range(max(1, jobs)):
@@ -108,10 +106,9 @@ def _grade_drawn(submissions: Sequence[Path], jobs: int, seed: int, options: dic
     def one(path):
         slot = slots.get()
         try:
-            return runner.grade(path, slot=slot, seed=seed, **options)
+            return runner.grade(path, slot=slot, seed=seed, run=run, **options)
         except Exception:  # the kit failed on this submission: the others are still graded
             trace = traceback.format_exc()
-            chosen = catalogue.tasks(options.get("labs"), everything=options.get("extra", False))
             return runner.Report(str(path), [runner.kit_error(t, trace) for t in chosen.values()],
                                  [], ["the kit failed on this submission (not the submission's "
                                       "fault): " + trace.strip().splitlines()[-1]],
@@ -130,8 +127,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     autograder ...`` writes a Gradescope autograder instead (`mlpr.grading.autograder.main`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["autograder"]:
-        from mlpr.grading import autograder
-
         return autograder.main(argv[1:])
     parser = _parser()
     # a submission whose name starts with "-" (a folder named -rf in submissions/*) is graded, not
@@ -144,20 +139,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"'-' goes after --: python -m mlpr.grading -- {item})")
         args.submissions.append(Path(item))
     mapping = _parse_map(args.map, parser)
-    every = catalogue.tasks(everything=True)
+    every = course.tasks(everything=True)
     if args.list:
-        for t in every.values():
-            print(f"lab {t.lab:2d}  {t.name}{t.signature}  ({t.topic})"
-                  + ("  [--extra]" if t.extra else ""))
+        print("\n".join(course.listing()))
         return 0
     if not args.submissions:
         parser.error("give at least one SUBMISSION (a .py file or a folder of modules)")
     for s in args.submissions:
         if not s.exists() and not s.is_symlink():  # a link to nothing is graded (and fails)
             parser.error(f"submission {s} does not exist")
-    course_names = {t.function_name for t in every.values()}
-    unknown = [k for k in mapping if k not in course_names]
-    reversed_ = [k for k in unknown if mapping[k] in course_names]
+    names = course.course_names()
+    unknown = [k for k in mapping if k not in names]
+    reversed_ = [k for k in unknown if mapping[k] in names]
     if reversed_:
         k = reversed_[0]
         parser.error(f"--map {k}={mapping[k]} is the wrong way round: the form is COURSE=YOURS, "

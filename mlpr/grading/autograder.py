@@ -59,7 +59,9 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from mlpr.grading import catalogue, formats, runner, sandbox
+import mlpr
+from mlpr.datasets import load_iris
+from mlpr.grading import course, formats, runner, sandbox
 
 __all__ = ["CONFIG_NAME", "DEFAULT_ROOT", "GRADER_VENV", "SUBMISSION_VENV", "ISOLATION_VARIABLE",
            "SETUP_SH", "RUN_AUTOGRADER", "repository", "build_wheel", "check_points",
@@ -222,8 +224,6 @@ exit 0
 def repository() -> Path:
     """The repository this mlpr runs from (the folder of ``pyproject.toml`` and ``datasets/``);
     ValueError when mlpr is installed from a wheel (give the wheel instead)."""
-    import mlpr
-
     root = Path(mlpr.__file__).resolve().parents[1]
     project = root / "pyproject.toml"
     if not (project.is_file() and (root / "datasets" / "iris.csv").is_file()
@@ -319,7 +319,7 @@ def check_points(points: Mapping, labs: Sequence[int]) -> dict:
     if not isinstance(points, Mapping):
         raise ValueError(f"the points must be a JSON object {{task name: points}}, got "
                          f"{type(points).__name__}")
-    known = catalogue.tasks(labs)
+    known = course.tasks(labs)
     out = {}
     for name, value in points.items():
         if name not in known:
@@ -352,7 +352,7 @@ def with_points(report: runner.Report, points: Mapping) -> runner.Report:
 
 def _config(labs: Sequence[int], points: Mapping, visibility: str, timeout: float) -> dict:
     labs = sorted({int(n) for n in labs})
-    every = {t.lab for t in catalogue.tasks().values()}
+    every = {t.lab for t in course.tasks().values()}
     if not labs:
         raise ValueError("name the labs the assignment grades (--lab N, repeatable)")
     if not set(labs) <= every:
@@ -452,9 +452,6 @@ def check_setup(root=None) -> list:
     user id of its own (the isolation ``user``, the fallback without bubblewrap) can neither
     import mlpr nor read mlpr's files, the zip's folder or its wheel. Returns the lines to print;
     RuntimeError when a check fails."""
-    import mlpr
-    from mlpr.datasets import load_iris
-
     root = _root(root)
     load_iris()
     python = _use_layout(root)
@@ -502,7 +499,6 @@ def run(root=None, python=None, isolation: str | None = None) -> dict:
         _use_layout(root, python)
         isolation = isolation or os.environ.get(ISOLATION_VARIABLE) or "auto"
         seed = secrets.randbelow(2**31)
-        catalogue.set_seed(seed)
         report = runner.grade(submission, labs=config["labs"], timeout=config["timeout"],
                               seed=seed, isolation=isolation)
         report = with_points(report, config["points"])

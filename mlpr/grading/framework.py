@@ -1,11 +1,11 @@
 r"""The grading kit's framework: cases, comparisons and hints (the trusted side only).
 
-A task of the catalogue (`mlpr.grading.catalogue`) is a list of `Case` s: the inputs, chosen so
-that the classic mistakes show, mlpr's reference answer, a comparison, and the known mistakes of
-the task. When a comparison fails, `diagnose` recomputes each known mistake with mlpr and names
-the one the student's answer matches, citing the notes' equation; numeric patterns (a constant
-ratio N / (N - 1), a log base, a transposed matrix, a constant offset) are recognised for any
-result. Everything here runs in the grader's process: the process that imports a submission
+A task (generated from a record of `mlpr.grading.course`) is a list of `Case` s: the inputs, chosen
+so that the classic mistakes show, mlpr's reference answer, a comparison, and the known mistakes of
+the task. When a comparison fails, `diagnose` recomputes each known mistake with mlpr and names the
+one the student's answer matches, citing the notes' equation; numeric patterns (a constant ratio N
+/ (N - 1), a log base, a transposed matrix, a constant offset) are recognised for any result.
+Everything here runs in the grader's process: the process that imports a submission
 (`mlpr.grading.child.harness`) never holds a case, a reference, a tolerance or a comparison.
 
 Building blocks for a TA's own pytest files: `assert_close` (the same comparison and hints), the
@@ -22,6 +22,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
+from mlpr.datasets import load_iris, load_iris_binary
+from mlpr.generative import GaussianClassifier
+from mlpr.gmm import GMM
+from mlpr.logreg import BinaryLogReg
+from mlpr.utils import split_db_2to1
 
 __all__ = [
     "Fail",
@@ -583,17 +589,11 @@ def assert_close(student, reference, what: str = "the result", rtol: float = RTO
 def iris_split():
     """The course's iris split: ``(DTR, LTR), (DVAL, LVAL)``, 100 + 50 flowers, 3 classes
     (``split_db_2to1(load_iris(), seed=0)``)."""
-    from mlpr.datasets import load_iris
-    from mlpr.utils import split_db_2to1
-
     return split_db_2to1(*load_iris(), seed=0)
 
 
 def binary_split():
     """The course's binary iris split (versicolor 1, virginica 0): 66 + 34 flowers."""
-    from mlpr.datasets import load_iris_binary
-    from mlpr.utils import split_db_2to1
-
     return split_db_2to1(*load_iris_binary(), seed=0)
 
 
@@ -632,8 +632,6 @@ def classifier_from_hparams(hParams, kind: str = "mvg"):
     "tied" (one shared covariance: class 0's is used; a student's tied estimates give every class
     the same matrix). Labels must be 0..K-1.
     """
-    from mlpr.generative import GaussianClassifier
-
     if not isinstance(hParams, dict) or not hParams:
         raise TypeError(f"hParams must be a dict {{label: (mu, C)}}, got {type(hParams).__name__}")
     labels = sorted(hParams)
@@ -658,16 +656,12 @@ def classifier_from_hparams(hParams, kind: str = "mvg"):
 
 def gmm_from_list(gmm):
     """An mlpr `GMM` from the course's list ``[(w, mu, C), ...]`` (``GMM.from_list``)."""
-    from mlpr.gmm import GMM
-
     return GMM.from_list(gmm)
 
 
 def logreg_from_wb(w, b, prior_log_odds: float = 0.0, l: float = 0.0, prior=None):
     """An mlpr `BinaryLogReg` from the course's ``(w, b)``; ``prior_log_odds`` is what its
     ``llr`` subtracts (eq. 102): log(n_T / n_F) for eq. 100, log(pi_T / (1 - pi_T)) for 101."""
-    from mlpr.logreg import BinaryLogReg
-
     return BinaryLogReg(w=np.asarray(w, dtype=np.float64).reshape(-1), b=float(np.ravel(b)[0]),
                         l=float(l), prior=prior, prior_log_odds=float(prior_log_odds),
                         objective=math.nan, n_iter=0)

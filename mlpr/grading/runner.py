@@ -4,10 +4,8 @@ The grader's process (this module) builds the cases, computes every reference va
 finds the hint and adds up the points. The submission runs in a process of its own
 (`mlpr.grading.child.harness`, started by `mlpr.grading.sandbox`) that holds none of these: it
 performs the calls it is sent and answers with plain data, in the wire codec both sides share
-(`mlpr.grading.child.wire`). A function of the submission is a
-`RemoteFunction` here; calling it sends the grader's inputs and waits for the answer, within the
-task's time limit; a function it returns (a scoring function, a kernel) is a `RemoteFunction`
-too, and a function of the grader's passed to it (a kernel) is called back through the channel.
+(`mlpr.grading.child.wire`). A function of the submission is a `RemoteFunction` here, the
+grader's end of the channel (`mlpr.grading.channel`).
 
 Nothing from the child is trusted beyond plain data: what comes back is converted to float
 arrays by the comparisons (or fails with the reason), a child that dies, hangs or sends what is
@@ -16,12 +14,10 @@ not plain data fails the task it was running, and each task is capped at its poi
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import dataclasses
 import inspect
 import os
-import select
 import tempfile
 import time
 import traceback
@@ -30,9 +26,22 @@ from pathlib import Path
 
 import numpy as np
 
+from mlpr.datasets import data_dir
 from mlpr.grading import sandbox
-from mlpr.grading.catalogue import tasks
+from mlpr.grading.channel import (
+    IMPORT_TIMEOUT,
+    MAX_BLOBS,
+    MAX_HEADER,
+    TASK_TIMEOUT,
+    Child,
+    ChildGone,
+    RemoteFunction,
+    StudentRaised,
+    accepts,
+    text,
+)
 from mlpr.grading.child import wire
+from mlpr.grading.course import FIXED, Run, course_names, helpers, tasks
 from mlpr.grading.framework import (
     Case,
     Comparison,
@@ -49,306 +58,8 @@ __all__ = ["TASK_TIMEOUT", "IMPORT_TIMEOUT", "ChildGone", "StudentRaised", "Remo
            "Child", "Report", "run_case", "run_task", "grade_functions", "grade",
            "downstream_hints", "kit_error", "MAX_HEADER", "MAX_BLOBS", "CHILD"]
 
-#: Default time limit of one task of a submission, in seconds.
-TASK_TIMEOUT = 60.0
-#: Time limit for starting the submission's process and importing it, in seconds.
-IMPORT_TIMEOUT = 60.0
-#: The largest kernel matrix a submission may ask the grader to compute through a callback.
-MAX_CALLBACK_ENTRIES = 4_000_000
-#: Caps of one frame from a submission's process: its JSON header and its arrays (``.npy``
-#: blobs). The largest case of the catalogue (inputs and reference together) is 39 KB, about
-#: 120 KB as JSON text; the hello frame of a repository with thousands of functions is a few
-#: hundred KB. A frame over a cap is refused after its first 8 bytes.
-MAX_HEADER = 4 << 20
-MAX_BLOBS = 16 << 20
 #: The folder staged beside each submission: the harness and the wire codec.
 CHILD = Path(wire.__file__).parent
-
-
-class ChildGone(Exception):
-    """The submission's process died, ran past the time limit, or sent what is not plain data;
-    ``reason`` says which."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
-
-
-class StudentRaised(Exception):
-    """A function of the submission raised: its type name, message and place (plain strings)."""
-
-    def __init__(self, type_name: str, message: str, where: str):
-        super().__init__(f"{type_name}: {message}")
-        self.type_name, self.message, self.where = type_name, message, where
-
-
-class RemoteFunction:
-    """A function of the submission, called in its process: arguments go as plain data, the
-    answer comes back as plain data (functions in it as further `RemoteFunction` s)."""
-
-    def __init__(self, child: Child, target, name: str, signature: list | None = None):
-        self.child, self.target, self.__name__ = child, target, name
-        self.signature = signature
-
-    def accepts(self, parameter: str) -> bool:
-        """Whether the function takes the keyword argument ``parameter``."""
-        return any(p == parameter or kind == "VAR_KEYWORD" for p, kind, _ in
-                   self.signature or [])
-
-    def describe(self) -> str:
-        """The signature, as ``(a, b, c=...)``."""
-        parts = []
-        for p, kind, default in self.signature or []:
-            prefix = {"VAR_POSITIONAL": "*", "VAR_KEYWORD": "**"}.get(kind, "")
-            parts.append(prefix + p + ("=..." if default else ""))
-        return "(" + ", ".join(parts) + ")"
-
-    def __call__(self, *args, **kwargs):
-        return self.child.call(self.target, args, kwargs)
-
-
-def _accepts(fn, parameter: str) -> bool:
-    if isinstance(fn, RemoteFunction):
-        return fn.accepts(parameter)
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == parameter or p.kind is p.VAR_KEYWORD for p in params)
-
-
-def _checked_callback(f):
-    """A grader's function (a kernel) as the submission may call it: two matrices of floats, of
-    a bounded size, in; its answer out."""
-
-    def callback(*args):
-        if len(args) != 2:
-            raise ValueError(f"the kernel takes 2 matrices, got {len(args)} arguments")
-        A, B = (np.atleast_2d(np.asarray(a, dtype=np.float64)) for a in args)
-        if A.ndim != 2 or B.ndim != 2 or A.shape[0] != B.shape[0]:
-            raise ValueError(f"the kernel takes two D x N matrices, got {A.shape} and {B.shape}")
-        if A.shape[1] * B.shape[1] > MAX_CALLBACK_ENTRIES:
-            raise ValueError(f"a kernel matrix of {A.shape[1]} x {B.shape[1]} is larger than "
-                             f"the kit computes")
-        return f(A, B)
-
-    return callback
-
-
-def _text(x, limit: int) -> str:
-    """An untrusted field that should be a string: the string, cut at ``limit``; else ""."""
-    return x[:limit] if type(x) is str else ""
-
-
-def _texts(x, count: int, limit: int) -> list:
-    """An untrusted field that should be a list of strings: at most ``count`` of its strings."""
-    return [_text(v, limit) for v in x[:count] if type(v) is str] if type(x) is list else []
-
-
-def _signature_of(x) -> list:
-    """An untrusted signature ``[[name, kind, has_default], ...]`` as a list of triples of plain
-    values; anything else gives the empty signature."""
-    if type(x) is not list:
-        return []
-    sig = []
-    for p in x[:100]:
-        if type(p) is list and len(p) == 3 and type(p[0]) is str and type(p[1]) is str:
-            sig.append((p[0][:100], p[1][:20], bool(p[2])))
-    return sig
-
-
-def _hello_fields(header: dict) -> dict:
-    """The hello frame's fields, each checked as untrusted: strings cut to a length, lists and
-    dicts of strings with bounded counts; a field of another type is dropped."""
-    if header.get("ok") is not True:
-        return {"ok": False, "type": _text(header.get("type"), 100),
-                "message": _text(header.get("message"), 2000),
-                "where": _text(header.get("where"), 300),
-                "printed": _text(header.get("printed"), 8000), "functions": {}}
-    funcs = header.get("functions")
-    funcs = funcs if type(funcs) is dict else {}
-    origin = header.get("origin")
-    origin = origin if type(origin) is dict else {}
-    uses = header.get("uses")
-    uses = uses if type(uses) is dict else {}
-    return {"ok": True,
-            "functions": {k[:200]: _signature_of(v) for k, v in list(funcs.items())[:5000]},
-            "origin": {k[:200]: _text(v, 200) for k, v in list(origin.items())[:5000]},
-            "uses": {k[:200]: _texts(v, 100, 200) for k, v in list(uses.items())[:5000]},
-            "notes": _texts(header.get("notes"), 20, 300),
-            "main_only": {k[:100]: _text(v, 200)
-                          for k, v in list(_dict(header.get("main_only")).items())[:200]},
-            "printed": _text(header.get("printed"), 8000)}
-
-
-def _dict(x) -> dict:
-    """An untrusted field that should be a dict with string keys: its string-keyed items."""
-    return {k: v for k, v in x.items() if type(k) is str} if type(x) is dict else {}
-
-
-class Child:
-    """The submission's process, seen from the grader: its channel, its deadline, and what it
-    printed and opened since the last `take`."""
-
-    def __init__(self, kind: str, workdir: Path, submission_name: str, slot: int,
-                 limits: sandbox.Limits, env: dict | None = None):
-        to_child_r, self._out = os.pipe()
-        self._in, from_child_w = os.pipe()
-        self.box = sandbox.Sandbox(kind, workdir, submission_name, slot, limits, env)
-        try:
-            self.box.start((to_child_r, from_child_w))
-        finally:
-            os.close(to_child_r)
-            os.close(from_child_w)
-        self.deadline = time.monotonic() + IMPORT_TIMEOUT
-        self.limit = IMPORT_TIMEOUT
-        self.printed: list = []
-        self.opened: list = []
-        self.functions: dict = {}
-        self.main_only: dict = {}
-        self.callbacks: list = []  # the grader's functions the current task passed (kernels)
-
-    # -- the channel
-    def _read(self, n: int) -> bytes:
-        """Exactly ``n`` bytes from the child, into a buffer allocated once (linear time: a frame
-        of many small pipe reads is never copied again), within the deadline."""
-        data, got = bytearray(n), 0
-        view = memoryview(data)
-        while got < n:
-            left = self.deadline - time.monotonic()
-            ready = select.select([self._in], [], [], max(left, 0))[0] if left > 0 else []
-            if not ready:
-                raise ChildGone(f"hangs: no answer within the time limit of {self.limit:g} s")
-            k = os.readv(self._in, [view[got:got + (1 << 20)]])
-            if not k:
-                raise ChildGone(self._death())
-            got += k
-        return bytes(data)
-
-    def _death(self) -> str:
-        with contextlib.suppress(Exception):
-            self.box.proc.wait(timeout=2)
-        code = self.box.proc.returncode if self.box.proc else None
-        if code is None:
-            return "the process running the submission closed its channel"
-        if code < 0:
-            return f"the process running the submission died (killed by signal {-code})"
-        return (f"the process running the submission exited (status {code}) instead of "
-                f"answering: os._exit, a crash, or a limit of the sandbox")
-
-    def receive(self) -> tuple:
-        """One frame from the child: ``(header, blobs)``, the header a dict whose ``op`` is a
-        string (every other field is checked where it is read); a frame over the caps
-        (`MAX_HEADER`, `MAX_BLOBS`), malformed, or of another shape ends the child
-        (`ChildGone`)."""
-        try:
-            header, blobs = wire.parse_frame(self._read, MAX_HEADER, MAX_BLOBS)
-        except ChildGone:
-            raise
-        except wire.FrameTooLarge as exc:
-            raise ChildGone(f"the submission's process sent a frame too large for any answer of "
-                            f"the course's tasks: {exc}") from None
-        except Exception as exc:  # a frame that is not ours: the child wrote on its channel
-            raise ChildGone(f"the submission's process sent what is not plain data "
-                            f"({type(exc).__name__})") from None
-        if type(header) is not dict or type(header.get("op")) is not str:
-            raise ChildGone("the submission's process did not answer as the harness does (a "
-                            "frame whose header is not an object with an op)")
-        return header, blobs
-
-    def _send(self, header: dict, blobs=()) -> None:
-        try:
-            wire.write_frame(self._out, header, blobs)
-        except OSError:
-            raise ChildGone(self._death()) from None
-
-    def _decode(self, value, blobs):
-        def function(tag, handle):
-            if tag != "$fn":
-                raise ValueError("the submission sent a grader's function")
-            return RemoteFunction(self, handle, f"the function it returned (#{handle})")
-
-        try:
-            return wire.decode(value, blobs, function)
-        except Exception as exc:
-            raise ChildGone(f"the submission's process sent what is not plain data "
-                            f"({exc})") from None
-
-    # -- the protocol
-    def hello(self, timeout: float) -> dict:
-        """The answer to the import, every field checked (`_hello_fields`): ``{"ok": True,
-        "functions", "origin", "uses", "notes", "printed"}`` or ``{"ok": False, "type",
-        "message", "where", "printed"}``, all plain strings, lists and dicts."""
-        self.limit, self.deadline = timeout, time.monotonic() + timeout
-        header, _ = self.receive()
-        if header["op"] != "hello":
-            raise ChildGone("the submission's process did not answer as the harness does")
-        hello = _hello_fields(header)
-        self.functions = hello["functions"]
-        self.main_only = hello.get("main_only", {})
-        return hello
-
-    def function(self, name: str) -> RemoteFunction:
-        return RemoteFunction(self, name, name, self.functions.get(name, []))
-
-    def begin(self, timeout: float) -> None:
-        """Start a task: its time limit, nothing printed or opened yet, and no function of the
-        grader's callable (those of the last task are forgotten)."""
-        self.limit, self.deadline = timeout, time.monotonic() + timeout
-        self.printed, self.opened, self.callbacks = [], [], []
-
-    def call(self, target, args: tuple, kwargs: dict):
-        callbacks = self.callbacks
-        blobs: list = []
-        try:
-            header = {"op": "call", "function": target,
-                      "args": wire.encode(list(args), blobs, callbacks),
-                      "kwargs": wire.encode(dict(kwargs), blobs, callbacks)}
-        except (TypeError, ValueError) as exc:  # the grader's own inputs: a bug of the kit
-            raise KitError(f"the kit cannot send its inputs: {exc}") from None
-        self._send(header, blobs)
-        while True:
-            header, blobs = self.receive()
-            op = header["op"]
-            printed = _text(header.get("printed"), 4000)
-            if printed:
-                self.printed.append(printed)
-            self.opened += _texts(header.get("opened"), 5, 300)
-            if op == "callback":
-                self._answer_callback(header, blobs, callbacks)
-            elif op == "return":
-                return self._decode(header.get("value"), blobs)
-            elif op == "raise":
-                raise StudentRaised(_text(header.get("type"), 100) or "Exception",
-                                    _text(header.get("message"), 2000),
-                                    _text(header.get("where"), 300))
-            else:
-                raise ChildGone("the submission's process did not answer as the harness does")
-
-    def _answer_callback(self, header: dict, blobs: list, callbacks: list) -> None:
-        i = header.get("id")
-        try:
-            if type(i) is not int or not 0 <= i < len(callbacks):
-                raise ValueError("no such function")
-            args = wire.decode(header.get("args"), blobs)
-            value = _checked_callback(callbacks[i])(*args)
-            out: list = []
-            self._send({"op": "return", "value": wire.encode(value, out, [])}, out)
-        except ChildGone:
-            raise
-        except Exception as exc:
-            self._send({"op": "raise", "message": f"{type(exc).__name__}: {exc}"})
-
-    def take_printed(self) -> str:
-        text = "".join(self.printed)
-        self.printed = []
-        return text
-
-    def kill(self) -> None:
-        self.box.kill()
-        for fd in (self._in, self._out):
-            with contextlib.suppress(OSError):
-                os.close(fd)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -360,7 +71,7 @@ def _call(fn, case: Case, task: Task | None = None):
     raises or opens a file."""
     args = copy.deepcopy(case.args)
     kwargs = copy.deepcopy(case.kwargs)
-    kwargs.update({k: v for k, v in case.quiet.items() if _accepts(fn, k)})
+    kwargs.update({k: v for k, v in case.quiet.items() if accepts(fn, k)})
     try:
         out = fn(*args, **kwargs)
     except (Fail, ChildGone):
@@ -515,12 +226,13 @@ def run_task(task: Task, fn) -> TaskResult:
                       time.perf_counter() - t0)
 
 
-def grade_functions(functions: dict, names: Sequence[str] | None = None) -> list:
+def grade_functions(functions: dict, names: Sequence[str] | None = None,
+                    run: Run | None = None) -> list:
     """Grade a dict ``{course name: function}`` in this process, without isolation or time limit
     (for trusted code: a TA's own solution, the tests of the kit): a list of `TaskResult`, one
     per task whose function is in ``functions`` (or per name of ``names``, missing ones
-    failing)."""
-    catalogue = tasks(everything=True)
+    failing), on the cases of ``run`` (default: the fixed cases)."""
+    catalogue = tasks(everything=True, run=run)
     wanted = list(names) if names is not None else [
         n for n, t in catalogue.items() if t.function_name in functions and not t.extra]
     results = []
@@ -540,7 +252,7 @@ def downstream_hints(results: list, uses: dict, given: dict | None = None) -> No
     a failed task's function calls (directly or through other functions of the submission) a
     function whose own task failed, its hint says so first. ``uses`` is ``{function: [functions
     of the submission it refers to]}``; ``given`` maps a course name to the submission's."""
-    catalogue = tasks(everything=True)
+    catalogue = tasks(everything=True)  # their names and functions (no case is built)
     given = given or {}
     failed = {}
     for r in results:
@@ -610,17 +322,56 @@ class Report:
 
 def _data_files(catalogue: dict) -> dict:
     """The data files that loading tasks read (the course's ``iris.csv``): {name: path}."""
-    from mlpr.datasets import data_dir
-
     return {f: data_dir() / f for t in catalogue.values() for f in t.files
             if (data_dir() / f).exists()}
+
+
+class _Process:
+    """The submission's process during one grading: started, restarted after a task that ended
+    it, and killed at the end."""
+
+    def __init__(self, kind: str, workdir: Path, name: str, slot: int, limits, env,
+                 import_timeout: float):
+        self.kind, self.workdir, self.name, self.slot = kind, workdir, name, slot
+        self.limits, self.env, self.import_timeout = limits, env, import_timeout
+        self.child: Child | None = None
+
+    def start(self) -> dict:
+        """Start the process and import the submission: its hello (`Child.hello`), or
+        ``{"ok": False, ...}`` with the reason when it died first."""
+        child = Child(self.kind, self.workdir, self.name, self.slot, self.limits, self.env)
+        try:
+            hello = child.hello(self.import_timeout)
+        except ChildGone as exc:
+            child.kill()
+            return {"ok": False, "message": exc.reason, "type": ""}
+        self.child = child
+        return hello
+
+    def restart(self, task: Task) -> TaskResult | None:
+        """A new process when the last task ended the previous one: None when one runs, else
+        the task's failed result."""
+        if self.child is not None:
+            return None
+        hello = self.start()
+        if self.child is None or not hello.get("ok"):
+            self.kill()
+            return TaskResult(task.name, task.lab, "failed", 0.0, task.points,
+                              message="the submission could not be restarted after its last "
+                                      "task: " + _import_failure(hello, self.import_timeout))
+        return None
+
+    def kill(self) -> None:
+        if self.child is not None:
+            self.child.kill()
+        self.child = None
 
 
 def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
           timeout: float = TASK_TIMEOUT, import_timeout: float = IMPORT_TIMEOUT,
           isolation: str = "auto", fail_on_print: bool = False, slot: int = 0,
           limits: sandbox.Limits | None = None, seed: int | None = None,
-          extra: bool = False, solution_folders: bool = False) -> Report:
+          extra: bool = False, solution_folders: bool = False, run: Run | None = None) -> Report:
     """Grade one submission in a sandboxed process of its own.
 
     Parameters
@@ -644,122 +395,149 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
     slot : int
         Which of the concurrent sandboxes this is (its user id).
     seed : int, optional
-        The run's seed, recorded in the report (the cases are drawn by
-        `mlpr.grading.catalogue.set_seed` before grading).
+        The run's seed, recorded in the report; the cases are drawn from it unless ``run``
+        gives them.
     extra : bool
         Also grade the tasks under names of the kit's own (`Task.extra`).
     solution_folders : bool
         Grade the files of a repository's course-solution folders too (``solution/``,
         ``sol/``, ``soluzione/``, ...): by default they are left out and listed.
+    run : mlpr.grading.course.Run, optional
+        The run whose cases are graded (`python -m mlpr.grading` grades every submission of a
+        run on the same cases, built once); default ``Run(seed)``.
     """
     t0 = time.perf_counter()
     mapping = dict(mapping or {})
     kind = sandbox.choose(isolation)
-    catalogue = default = tasks(labs, everything=extra)
+    run = run if run is not None else (FIXED if seed is None else Run(seed))
+    default = tasks(labs, everything=extra, run=run)
     if Path(path).is_symlink() and not Path(path).exists():
         reason = "the submission is a link to nothing (a dangling symbolic link)"
-        return Report(str(path), [TaskResult(t.name, t.lab, "failed", 0.0, t.points,
-                                             message=reason) for t in default.values()],
-                      [], [reason], time.perf_counter() - t0, kind, seed)
+        return Report(str(path), _all_failed(default, reason), [], [reason],
+                      time.perf_counter() - t0, kind, seed)
     path = Path(path).resolve()
     if not path.exists():
         raise FileNotFoundError(f"submission {path} does not exist")
-    notes: list = []
-    results: list = []
     with tempfile.TemporaryDirectory(prefix="mlpr-grading-") as tmp:
-        workdir = Path(tmp)
-        notes += sandbox.Sandbox.stage(kind, workdir, CHILD, path, _data_files(catalogue), slot)
-
-        def start() -> tuple:
-            child = Child(kind, workdir, path.name, slot, limits or sandbox.Limits(),
-                          {"MLPR_GRADE_SOLUTION_FOLDERS": "1"} if solution_folders else None)
-            try:
-                return child, child.hello(import_timeout)
-            except ChildGone as exc:
-                child.kill()
-                return None, {"ok": False, "message": exc.reason, "type": ""}
-
-        child, hello = start()
-        if hello.get("ok") and not child.functions:
-            hello = {"ok": False, "type": "", "message": "the submission defines no function"}
+        notes = sandbox.Sandbox.stage(kind, Path(tmp), CHILD, path, _data_files(default), slot)
+        process = _Process(kind, Path(tmp), path.name, slot, limits or sandbox.Limits(),
+                           {"MLPR_GRADE_SOLUTION_FOLDERS": "1"} if solution_folders else None,
+                           import_timeout)
+        hello = _first_hello(process)
         if not hello.get("ok"):
-            if child is not None:
-                child.kill()
             reason = _import_failure(hello, import_timeout)
-            results = [TaskResult(t.name, t.lab, "failed", 0.0, t.points, message=reason)
-                       for t in default.values()]
-            return Report(str(path), results, [], [reason] + notes,
+            return Report(str(path), _all_failed(default, reason), [], [reason] + notes,
                           time.perf_counter() - t0, kind, seed)
-        names = set(child.functions)
-        notes += [f"loading the submission: {n}" for n in hello["notes"]]
-        if hello["printed"].strip():
-            notes.append("the submission printed when imported (its labs' scripts run on "
-                         "import?): " + hello["printed"].strip().splitlines()[0][:100])
-        for course, student in mapping.items():
-            if student not in names:
-                notes.append(f"--map {course}={student}: the submission has no function "
-                             f"{student}")
-        given = {f: mapping[f] if mapping.get(f) in names else f
-                 for f in {t.function_name for t in default.values()}}
-        present = {f for f, g in given.items() if g in names}
-        chosen = [t for t in default.values() if labs is not None or t.function_name in present]
-        not_written = sorted({t.function_name for t in default.values()} - present) \
-            if labs is None else []
+        names = set(process.child.functions)
+        notes += _loading_notes(hello, mapping, names)
+        given, present, chosen, not_written = _name_mapping(default, mapping, names, labs)
         if not chosen:
-            shown = ", ".join(sorted(n for n in names if not n.startswith("_"))[:8]) or \
-                "no public function"
-            notes.append(f"no task graded (0 / 0 points): the submission defines none of the "
-                         f"course's functions under the course's names (it defines {shown}); "
-                         f"python -m mlpr.grading --list names them, "
-                         f"--map COURSE=YOURS maps yours, --lab N grades a lab's tasks (a "
-                         f"missing function then counts 0)")
-        for task in chosen:
-            f = task.function_name
-            if f not in present:
-                results.append(_missing(task))
-                continue
-            if child is None:
-                child, hello = start()
-                if child is None or not hello.get("ok"):
-                    child = None
-                    results.append(TaskResult(task.name, task.lab, "failed", 0.0, task.points,
-                                              message="the submission could not be restarted "
-                                                      "after its last task: "
-                                                      + _import_failure(hello, import_timeout)))
-                    continue
-            child.begin(timeout)
-            t1 = time.perf_counter()
-            try:
-                result = run_task(task, child.function(given[f]))
-            except ChildGone as exc:
-                child.kill()
-                child = None
-                result = TaskResult(task.name, task.lab, "failed", 0.0, task.points,
-                                    message=exc.reason, seconds=time.perf_counter() - t1)
-            except Exception:  # the kit's own code failed: said so, with its traceback
-                child.kill()  # it may be mid-call: the next task gets a new process
-                child = None
-                result = kit_error(task, traceback.format_exc(), time.perf_counter() - t1)
-            result.file = hello.get("origin", {}).get(given[f], "")
-            out = child.take_printed() if child is not None else ""
-            if out.strip():
-                lines = out.strip().splitlines()
-                result.printed = "\n".join(lines[:3]) + (
-                    f"\n... ({len(lines)} lines)" if len(lines) > 3 else "")
-                if fail_on_print and result.status == "passed":
-                    result = dataclasses.replace(
-                        result, status="failed", points=0.0,
-                        message=f"the function printed {len(lines)} line(s) "
-                                f"(--fail-on-print)")
-            results.append(result)
-        if child is not None:
-            child.kill()
+            notes.append(_nothing_graded(names))
+        results = [_grade_task(process, task, given, present, hello, timeout, fail_on_print)
+                   for task in chosen]
+        process.kill()
     downstream_hints(results, hello.get("uses", {}), given)
-    graded = {t.function_name for t in tasks(everything=True).values()} | set(mapping) | {
-        "vcol", "vrow"} | set(mapping.values())
-    not_graded = sorted(n for n in names - graded if not n.startswith("_"))
-    return Report(str(path), results, not_graded, notes, time.perf_counter() - t0, kind, seed,
-                  not_written)
+    return Report(str(path), results, _not_graded(names, mapping), notes,
+                  time.perf_counter() - t0, kind, seed, not_written)
+
+
+def _all_failed(default: dict, reason: str) -> list:
+    """Every task failed for one reason (a submission that cannot be imported)."""
+    return [TaskResult(t.name, t.lab, "failed", 0.0, t.points, message=reason)
+            for t in default.values()]
+
+
+def _first_hello(process: _Process) -> dict:
+    """The first start: the hello, made a failure when the submission defines no function (the
+    process is then killed)."""
+    hello = process.start()
+    if hello.get("ok") and not process.child.functions:
+        hello = {"ok": False, "type": "", "message": "the submission defines no function"}
+    if not hello.get("ok"):
+        process.kill()
+    return hello
+
+
+def _loading_notes(hello: dict, mapping: dict, names: set) -> list:
+    """The notes on loading the submission: the harness's, its printing at import, and the
+    ``--map`` entries it has no function for."""
+    notes = [f"loading the submission: {n}" for n in hello["notes"]]
+    if hello["printed"].strip():
+        notes.append("the submission printed when imported (its labs' scripts run on "
+                     "import?): " + hello["printed"].strip().splitlines()[0][:100])
+    for course, student in mapping.items():
+        if student not in names:
+            notes.append(f"--map {course}={student}: the submission has no function {student}")
+    return notes
+
+
+def _name_mapping(default: dict, mapping: dict, names: set, labs) -> tuple:
+    """The names: ``given`` (course function -> the submission's name), the course functions
+    ``present`` in the submission, the tasks ``chosen`` (every task of ``labs``, else those
+    whose function is present) and the course functions ``not_written`` (without ``labs``)."""
+    given = {f: mapping[f] if mapping.get(f) in names else f
+             for f in {t.function_name for t in default.values()}}
+    present = {f for f, g in given.items() if g in names}
+    chosen = [t for t in default.values() if labs is not None or t.function_name in present]
+    not_written = sorted({t.function_name for t in default.values()} - present) \
+        if labs is None else []
+    return given, present, chosen, not_written
+
+
+def _nothing_graded(names: set) -> str:
+    shown = ", ".join(sorted(n for n in names if not n.startswith("_"))[:8]) or \
+        "no public function"
+    return (f"no task graded (0 / 0 points): the submission defines none of the course's "
+            f"functions under the course's names (it defines {shown}); python -m mlpr.grading "
+            f"--list names them, --map COURSE=YOURS maps yours, --lab N grades a lab's tasks (a "
+            f"missing function then counts 0)")
+
+
+def _grade_task(process: _Process, task: Task, given: dict, present: set, hello: dict,
+                timeout: float, fail_on_print: bool) -> TaskResult:
+    """One task of the submission: missing, not restartable, or run, with its file and what
+    it printed (`_printing`)."""
+    f = task.function_name
+    if f not in present:
+        return _missing(task)
+    failed = process.restart(task)
+    if failed is not None:
+        return failed
+    process.child.begin(timeout)
+    t1 = time.perf_counter()
+    try:
+        result = run_task(task, process.child.function(given[f]))
+    except ChildGone as exc:
+        process.kill()
+        result = TaskResult(task.name, task.lab, "failed", 0.0, task.points,
+                            message=exc.reason, seconds=time.perf_counter() - t1)
+    except Exception:  # the kit's own code failed: said so, with its traceback
+        process.kill()  # it may be mid-call: the next task gets a new process
+        result = kit_error(task, traceback.format_exc(), time.perf_counter() - t1)
+    result.file = hello.get("origin", {}).get(given[f], "")
+    return _printing(result, process, fail_on_print)
+
+
+def _printing(result: TaskResult, process: _Process, fail_on_print: bool) -> TaskResult:
+    """The printing policy: what the task's function printed is shown beside its result (its
+    first 3 lines), and fails a passed task under ``--fail-on-print``."""
+    out = process.child.take_printed() if process.child is not None else ""
+    if not out.strip():
+        return result
+    lines = out.strip().splitlines()
+    result.printed = "\n".join(lines[:3]) + (
+        f"\n... ({len(lines)} lines)" if len(lines) > 3 else "")
+    if fail_on_print and result.status == "passed":
+        result = dataclasses.replace(
+            result, status="failed", points=0.0,
+            message=f"the function printed {len(lines)} line(s) (--fail-on-print)")
+    return result
+
+
+def _not_graded(names: set, mapping: dict) -> list:
+    """The submission's public names that no task grades (not the course's helpers)."""
+    graded = course_names() | set(mapping) | helpers() | set(mapping.values())
+    return sorted(n for n in names - graded if not n.startswith("_"))
 
 
 def kit_error(task: Task, trace: str, seconds: float = 0.0) -> TaskResult:
@@ -773,9 +551,9 @@ def kit_error(task: Task, trace: str, seconds: float = 0.0) -> TaskResult:
 
 
 def _import_failure(hello: dict, import_timeout: float) -> str:
-    kind = _text(hello.get("type"), 100)
-    message = _text(hello.get("message"), 500)
-    where = _text(hello.get("where"), 200)
+    kind = text(hello.get("type"), 100)
+    message = text(hello.get("message"), 500)
+    where = text(hello.get("where"), 200)
     if not kind:
         return f"the submission could not be imported: {message}"
     return (f"importing the submission raised {kind}: {message}"

@@ -81,21 +81,22 @@ import functools
 import itertools
 import json
 import os
-import re
 import resource
 import shutil
 import signal
 import site
-import stat
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
+import mlpr
+from mlpr.grading import leftovers, limits
+from mlpr.grading.limits import Limits, memory_rule, own_user, write
+
 __all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "memory_rule", "Sandbox",
-           "STAGE_MAX_BYTES", "STAGE_MAX_ENTRIES", "STAGE_TIMEOUT", "PER_PROCESS_MB",
-           "WORLD_WRITABLE", "remove_left_files", "PYTHON_VARIABLE", "submission_python",
+           "STAGE_MAX_BYTES", "STAGE_MAX_ENTRIES", "STAGE_TIMEOUT",
+           "PYTHON_VARIABLE", "submission_python",
            "use_python", "protect", "Reach", "check_reach", "reference_reach"]
 
 ISOLATIONS = ("bubblewrap", "user", "process")
@@ -112,35 +113,12 @@ STAGE_MAX_ENTRIES = 10_000
 STAGE_TIMEOUT = 120.0
 #: The copier: a standalone script that imports nothing of mlpr (`mlpr.grading.stage`).
 STAGER = Path(__file__).with_name("stage.py")
-#: Address space a submission's process is given at least when, without a cgroup, the budget is
-#: split between processes: numpy, scipy, matplotlib and scikit-learn import within 400 MB
-#: (``VmPeak`` 360 MB with one BLAS thread), which leaves room for the labs' data.
-PER_PROCESS_MB = 1024
-#: World-writable folders where a sandbox's user may leave files (`Sandbox.kill` removes them
-#: under ``user``), beside those found one level below `_SCANNED`.
-WORLD_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/shm", "/run/lock", "/var/lock",
-                  "/dev/mqueue", "/var/crash")
-_SCANNED = ("/", "/var", "/run", "/dev", "/srv", "/opt", "/home")
 _GROUPS = itertools.count()
-_CGROUPS_LOCK = threading.Lock()
 
 
 def uid_for(slot: int) -> int:
     """The user id of this process's sandbox ``slot``."""
     return BASE_UID + (os.getpid() % 50_000) * 64 + slot % 64
-
-
-@dataclasses.dataclass(frozen=True)
-class Limits:
-    """Resource limits of a submission: ``memory_mb`` and ``processes`` for all its processes
-    together where a cgroup holds them, else as `memory_rule` splits them; CPU time and file
-    size per process; ``tmp_mb`` the size of bubblewrap's private ``/tmp``."""
-
-    memory_mb: int = 4096
-    cpu_seconds: int = 900
-    processes: int = 64
-    file_mb: int = 64
-    tmp_mb: int = 256
 
 
 def _python_dirs(python: str | None = None) -> list:
@@ -206,8 +184,6 @@ print(json.dumps({"imports": imports(), "readable": [p for p in sys.argv[1:] if 
 def _installation(python: str) -> tuple:
     """``(folders, None)``: the folders of the interpreter ``python``'s installation, for
     bubblewrap to bind; or ``((), reason)`` when it cannot run the harness (numpy)."""
-    import json
-
     if not (os.path.isfile(python) and os.access(python, os.X_OK)):
         return (), "is not an executable file"
     try:
@@ -300,8 +276,6 @@ def check_reach(python: str, paths=(), uid: int | None = None) -> Reach:
         cmd = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                "--no-new-privs", *cmd]
     try:
-        import json
-
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=os.sep,
                            env=_CLEAN_ENV)
         if r.returncode != 0:
@@ -317,8 +291,6 @@ def check_reach(python: str, paths=(), uid: int | None = None) -> Reach:
 
 def _mlpr_folder() -> str:
     """The folder of the grader's own mlpr (the reference)."""
-    import mlpr
-
     return str(Path(mlpr.__file__).resolve().parent)
 
 
@@ -397,176 +369,6 @@ def choose(demand: str = "auto") -> str:
     return next(k for k in ISOLATIONS if available(k) is None)
 
 
-# ------------------------------------------------------------------------------------------------
-# memory and processes per submission: a cgroup of its own, or split rlimits
-
-
-@dataclasses.dataclass(frozen=True)
-class _Hierarchy:
-    """A cgroup hierarchy where the grader can make a group per submission: its version and the
-    folder under which each controller's groups are made (one folder for both under v2)."""
-
-    version: str
-    parents: dict
-
-
-def _write(path, value: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-    try:
-        os.write(fd, value.encode())
-    finally:
-        os.close(fd)
-
-
-def _unescape(field: str) -> str:  # /proc/self/mountinfo writes a space as \040
-    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
-
-
-def _cgroup_folder(mount_root: str, mount_point: str, path: str) -> Path | None:
-    """The folder of the cgroup ``path`` in a hierarchy whose ``mount_root`` is mounted at
-    ``mount_point``; None when it is not under that mount."""
-    if path != mount_root and not path.startswith(mount_root.rstrip("/") + "/"):
-        return None
-    rel = os.path.relpath(path, mount_root)
-    return Path(mount_point) if rel == "." else Path(mount_point) / rel
-
-
-def _probe_group(parent: Path, files: dict) -> str | None:
-    """Make a group below ``parent`` and write its ``files`` {name: value}: None when that
-    works, else why not."""
-    probe = parent / f"mlpr-probe-{os.getpid()}"
-    try:
-        probe.mkdir(exist_ok=True)
-        try:
-            for name, value in files.items():
-                _write(probe / name, value)
-        finally:
-            probe.rmdir()
-    except OSError as exc:
-        return f"{parent}: {exc.strerror or exc}"
-    return None
-
-
-def _cgroups() -> tuple:
-    """``(_Hierarchy, None)`` when each submission can be given a memory cgroup of its own below
-    the grader's own cgroup (v2 first, then v1), else ``(None, reason)``; found once per process
-    (the first sandboxes of a run start in several threads at once)."""
-    with _CGROUPS_LOCK:
-        return _find_cgroups()
-
-
-@functools.cache
-def _find_cgroups() -> tuple:
-    try:
-        own = {}
-        with open("/proc/self/cgroup") as f:
-            for line in f.read().splitlines():
-                _, controllers, path = line.split(":", 2)
-                for c in controllers.split(",") if controllers else [""]:
-                    own[c] = path
-        mounts = []
-        with open("/proc/self/mountinfo") as f:
-            for line in f.read().splitlines():
-                fields = line.split()
-                sep = fields.index("-")
-                if fields[sep + 1] in ("cgroup", "cgroup2"):
-                    mounts.append((fields[sep + 1], _unescape(fields[3]), _unescape(fields[4]),
-                                   set(fields[sep + 3].split(",")) if len(fields) > sep + 3
-                                   else set()))
-    except (OSError, ValueError, IndexError) as exc:
-        return None, f"the cgroups cannot be read ({exc})"
-    reasons = []
-    for fstype, root, point, _ in mounts:
-        d = _cgroup_folder(root, point, own[""]) if fstype == "cgroup2" and "" in own else None
-        if d is None or not (d / "cgroup.controllers").exists():
-            continue
-        # the grader's own cgroup, when it can delegate the memory controller (the root of a
-        # container's hierarchy can); else the nearest ancestor that already delegates it
-        # (systemd's slices), its configuration left as it is
-        for folder in [d, *[a for a in d.parents if a == Path(point) or
-                            Path(point) in a.parents]]:
-            try:
-                with open(folder / "cgroup.controllers") as f:
-                    controllers = f.read().split()
-                with open(folder / "cgroup.subtree_control") as f:
-                    enabled = f.read().split()
-                wanted = [c for c in ("memory", "pids") if c in controllers and c not in enabled]
-                if "memory" not in controllers or (folder != d and "memory" in wanted):
-                    continue
-                if folder == d and wanted:  # EBUSY in a cgroup that holds processes
-                    _write(folder / "cgroup.subtree_control",
-                           " ".join("+" + c for c in wanted))
-            except OSError as exc:
-                reasons.append(f"cgroup v2: {folder}: {exc.strerror or exc}")
-                continue
-            why = _probe_group(folder, {"memory.max": "max"})
-            if why is None:
-                parents = {"memory": folder}
-                if "pids" in enabled or (folder == d and "pids" in wanted):
-                    parents["pids"] = folder
-                return _Hierarchy("v2", parents), None
-            reasons.append(f"cgroup v2: {why}")
-    v1 = {}
-    for fstype, root, point, options in mounts:
-        for c in ("memory", "pids"):
-            if fstype == "cgroup" and c in options and c in own and c not in v1:
-                d = _cgroup_folder(root, point, own[c])
-                if d is not None:
-                    v1[c] = d
-    if "memory" in v1:
-        why = _probe_group(v1["memory"], {"memory.limit_in_bytes": "-1"})
-        if why is None:
-            parents = {"memory": v1["memory"]}
-            if "pids" in v1 and _probe_group(v1["pids"], {"pids.max": "max"}) is None:
-                parents["pids"] = v1["pids"]
-            return _Hierarchy("v1", parents), None
-        reasons.append(f"cgroup v1: {why}")
-    return None, "; ".join(reasons) or "no cgroup hierarchy with the memory controller"
-
-
-def _own_user(kind: str) -> bool:
-    """Whether the submission's process runs under a user id of its own (`uid_for`)."""
-    return kind == "user" or (kind == "bubblewrap" and os.geteuid() == 0)
-
-
-@dataclasses.dataclass(frozen=True)
-class MemoryRule:
-    """How memory and processes are bounded per submission under an isolation: the address
-    space of each process (``RLIMIT_AS``, MB), the ``RLIMIT_NPROC`` of its user id (None: not
-    set), the cgroup version holding its processes together (None: no cgroup), and the rule in
-    words."""
-
-    per_process_mb: int
-    processes: int | None
-    cgroup: str | None
-    text: str
-
-
-def memory_rule(kind: str, limits: Limits | None = None) -> MemoryRule:
-    """Which memory rule holds for a submission under the isolation ``kind`` on this machine
-    (the module's docstring)."""
-    lim = limits or Limits()
-    own_user = _own_user(kind)
-    hierarchy, _ = _cgroups()
-    if hierarchy is not None:
-        counted = "pids" in hierarchy.parents or own_user
-        return MemoryRule(
-            lim.memory_mb, lim.processes if own_user else None, hierarchy.version,
-            f"memory: {lim.memory_mb} MB for all its processes together (a cgroup "
-            f"{hierarchy.version} of its own), "
-            + (f"at most {lim.processes} processes" if counted else "processes not bounded"))
-    if own_user:
-        n = max(1, min(lim.processes, lim.memory_mb // PER_PROCESS_MB))
-        return MemoryRule(
-            lim.memory_mb // n, n, None,
-            f"memory: {lim.memory_mb // n} MB per process, at most {n} processes "
-            f"({lim.memory_mb} MB in all; setrlimit, no cgroup)")
-    return MemoryRule(
-        lim.memory_mb, None, None,
-        f"memory: {lim.memory_mb} MB per process, processes not bounded, so a submission that "
-        f"forks can hold more (setrlimit only: no cgroup, no user id of its own)")
-
-
 def describe(kind: str, limits: Limits | None = None) -> str:
     """One line for the report: which isolation applied, what it means, and which memory rule
     holds (`memory_rule`, for ``limits``, by default the default `Limits`)."""
@@ -621,110 +423,6 @@ def _copy(submission: Path, dest: Path, uid: int | None) -> list:
         raise RuntimeError(f"the kit could not copy the submission {submission}: {why}") from None
 
 
-def _wait_for_no_process_of(uid: int, timeout: float = 5.0) -> None:
-    """Wait until no process of the user id ``uid`` is left, zombies included: the next sandbox
-    of its slot counts them against its ``RLIMIT_NPROC`` (a killed orphan is a zombie until the
-    machine's init reaps it, which some inits do only every second or so)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for pid in os.listdir("/proc"):
-            if pid.isdigit():
-                with contextlib.suppress(OSError, ValueError, IndexError, StopIteration):
-                    with open(f"/proc/{pid}/status") as f:
-                        if int(next(ln for ln in f if ln.startswith("Uid:")).split()[1]) == uid:
-                            break
-        else:
-            return
-        time.sleep(0.02)
-
-
-@functools.cache
-def _world_writable() -> tuple:
-    """The world-writable folders of this machine where a sandbox's user may leave files:
-    `WORLD_WRITABLE` and those one level below `_SCANNED` (resolved, each once)."""
-    found = [Path(d) for d in WORLD_WRITABLE]
-    for base in _SCANNED:
-        with contextlib.suppress(OSError), os.scandir(base) as it:
-            found += [Path(e.path) for e in it if e.is_dir(follow_symlinks=False)
-                      and e.stat(follow_symlinks=False).st_mode & stat.S_IWOTH]
-    roots = {}
-    for d in found:
-        with contextlib.suppress(OSError):
-            real = d.resolve(strict=True)
-            st = real.stat()
-            if stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_IWOTH:
-                roots.setdefault((st.st_dev, st.st_ino), str(real))
-    return tuple(roots.values())
-
-
-def remove_left_files(uid: int, keep: Path | None = None, roots=None) -> int:
-    """Remove what the user id ``uid`` left in world-writable folders (``roots``, by default
-    `_world_writable`) and in every folder below them that it could write (world-writable, or
-    its own), except the folder ``keep`` (its sandbox's): only entries owned by ``uid``, never
-    following a link (a link is removed, not its target), at most 32 folders deep and 100,000
-    entries looked at. Then its System V IPC objects (``ipcrm -a`` as ``uid``). Returns the
-    number of entries removed. For the grader's code (root), once ``uid``'s processes are dead.
-    """
-    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-    kept = set()
-    if keep is not None:
-        with contextlib.suppress(OSError):
-            st = os.stat(keep, follow_symlinks=False)
-            kept.add((st.st_dev, st.st_ino))
-    budget = [100_000]
-    removed = [0]
-
-    def sweep(fd: int, depth: int) -> None:
-        try:
-            names = os.listdir(fd)
-        except OSError:
-            return
-        for name in names:
-            budget[0] -= 1
-            if budget[0] < 0:
-                return
-            try:
-                st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-            except OSError:
-                continue
-            mine = st.st_uid == uid
-            if stat.S_ISDIR(st.st_mode):
-                if (st.st_dev, st.st_ino) in kept:
-                    continue
-                if (mine or st.st_mode & stat.S_IWOTH) and depth < 32:
-                    try:
-                        sub = os.open(name, flags, dir_fd=fd)
-                    except OSError:
-                        continue
-                    try:
-                        if os.fstat(sub).st_ino == st.st_ino:
-                            sweep(sub, depth + 1)
-                    finally:
-                        os.close(sub)
-                if mine:
-                    with contextlib.suppress(OSError):
-                        os.rmdir(name, dir_fd=fd)
-                        removed[0] += 1
-            elif mine:
-                with contextlib.suppress(OSError):
-                    os.unlink(name, dir_fd=fd)
-                    removed[0] += 1
-
-    for root in _world_writable() if roots is None else roots:
-        try:
-            fd = os.open(root, flags)
-        except OSError:
-            continue
-        try:
-            sweep(fd, 0)
-        finally:
-            os.close(fd)
-    if shutil.which("ipcrm"):
-        subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
-                        "ipcrm", "-a"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return removed[0]
-
-
 class Sandbox:
     """One submission's process: ``python -I harness.py SUBMISSION IN_FD OUT_FD`` under the
     isolation ``kind``, in ``workdir`` (prepared by `stage`), as user ``uid_for(slot)``."""
@@ -755,7 +453,7 @@ class Sandbox:
         for module in sorted(Path(child).glob("*.py")):
             shutil.copy(module, workdir / "grading" / module.name)
         (workdir / "submission").mkdir(mode=0o700)
-        uid = uid_for(slot) if _own_user(kind) else None
+        uid = uid_for(slot) if own_user(kind) else None
         if uid is not None:
             os.chown(workdir / "submission", uid, uid)
         notes = _copy(submission, workdir / "submission" / submission.name, uid)
@@ -790,7 +488,7 @@ class Sandbox:
     def _make_groups(self) -> None:
         """Make this submission's cgroups (memory, and pids where there is a controller) with
         its limits; the child enters them in `_limits`."""
-        hierarchy, _ = _cgroups()
+        hierarchy, _ = limits.cgroups()
         if hierarchy is None:
             return
         name = f"mlpr-grading-{os.getpid()}-{self.slot}-{next(_GROUPS)}"
@@ -812,7 +510,7 @@ class Sandbox:
                     settings = {"pids.max": self.limits.processes}
                 for key, value in settings.items():
                     if key in ("memory.max", "memory.limit_in_bytes") or (d / key).exists():
-                        _write(d / key, str(value))
+                        write(d / key, str(value))
         except OSError as exc:
             self._remove_groups()
             raise RuntimeError(f"the kit could not make the submission's cgroup below "
@@ -938,7 +636,7 @@ class Sandbox:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=10)
         self._remove_groups()
-        if _own_user(self.kind):
-            _wait_for_no_process_of(self.uid)
+        if own_user(self.kind):
+            leftovers.wait_for_no_process_of(self.uid)
         if self.kind == "user":
-            remove_left_files(self.uid, keep=self.workdir)
+            leftovers.remove_left_files(self.uid, keep=self.workdir)
