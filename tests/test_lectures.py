@@ -191,6 +191,7 @@ def test_scripts_import_their_helper_without_path_edits():
     assert Path(proc.stdout.strip()) == REPO / "lectures" / "_lecture.py"
 
 
+@pytest.mark.slow  # a lecture's interpreter: numpy, matplotlib, mlpr
 def test_help_shows_the_out_default():
     proc = run([sys.executable, str(REPO / "lectures" / "02_iris_exploration" / "run.py"),
                 "--help"])
@@ -212,6 +213,7 @@ lec.finish()
 '''
 
 
+@pytest.mark.slow  # a lecture's interpreter: numpy, matplotlib, mlpr
 def test_show_without_a_display_saves_the_figures_and_says_why(tmp_path):
     # --show belongs to the shared command line (_lecture.Lecture): a stub lecture exercises it
     script = tmp_path / "run.py"
@@ -229,6 +231,7 @@ def test_show_without_a_display_saves_the_figures_and_says_why(tmp_path):
     assert all((tmp_path / "o" / f).is_file() for f in results["figures"])
 
 
+@pytest.mark.slow  # a lecture's interpreter: numpy, matplotlib, mlpr
 def test_lecture_cli_rejects_unknown_option():
     proc = run([sys.executable, str(REPO / "lectures" / "02_iris_exploration" / "run.py"),
                 "--bogus"])
