@@ -24,9 +24,11 @@ the two exactly equal, values and thresholds. What differs, and why:
 * actDCF of many priors (`act_dcf_counts`): the decisions ``s > t`` of each Bayes threshold are a
   binary search in the sorted scores.
 
-The ROC, DET, convex hull, EER and minCllr of `mlpr.evaluation` read their operating points
-from the same sort (`rank`, `splits`, `errors`, `split_thresholds`). The functions here trust
-their caller: finite-or-infinite scores without NaN, labels 0/1 with both classes present.
+The ROC and DET points and the EER (``solver="auto"``; the reference counts the decisions of
+each threshold one by one) read their operating points from the same sort (`rank`, `splits`,
+`errors`, `split_thresholds`), and so do the convex hull and minCllr, whose pooling (PAV) runs
+in score order. The functions here trust their caller: scores without NaN (+-inf allowed),
+labels 0/1 with both classes present.
 """
 
 from __future__ import annotations

@@ -75,15 +75,17 @@ and (0.1, 1, 1) give the same value. Multiclass: the empirical Bayes risk
 
 Reference and fast path
 -----------------------
-`min_dcf`, `act_dcf` (for an array of priors) and `bayes_error_curve` take the switch of every
-module with a fast path, ``solver=``: ``"reference"`` runs the notes' procedure as written here
-(`_min_dcf_by_sweep`: for each threshold the decisions ``s > t``, their errors and their DCF;
-`_act_dcf_reference`: one pass over the scores per prior); ``"auto"`` (the default) computes
-the same error counts from one sort and cumulative counts in O(N log N) for all priors at once
-(the private module ``mlpr._evaluation_fast``, which says what it does differently), and both
-go through the same DCF formula, so a test holds them equal bit for bit, values and thresholds.
-`min_dcf_sweep` is the reference of one prior under the course labs' name. The ROC, DET, convex
-hull, EER and minCllr read their operating points from the same sort.
+`min_dcf`, `act_dcf` (for an array of priors), `bayes_error_curve`, `roc_points`, `det_points`
+and `eer` take the switch of every module with a fast path, ``solver=``: ``"reference"`` runs
+the notes' procedure as written here (`_min_dcf_by_sweep`: for each threshold the decisions
+``s > t``, their errors and their DCF; `_act_dcf_reference`: one pass over the scores per prior;
+`_operating_points_reference`: the errors of each threshold counted one by one); ``"auto"``
+(the default) computes the same error counts from one sort and cumulative counts in
+O(N log N), for all priors at once (the private module ``mlpr._evaluation_fast``, which says
+what it does differently), and both go through the same formulas, so a test holds them equal
+bit for bit, values and thresholds (the rocch EER to rounding). `min_dcf_sweep` is the
+reference of one prior under the course labs' name. `roc_convex_hull` and `min_cllr` pool the
+scores in score order (PAV), so they always read the sorted scores.
 
 EER variants
 ------------
@@ -1122,7 +1124,31 @@ def _check_prior_log_odds(prior_log_odds) -> tuple[np.ndarray, np.ndarray]:
 # ROC, DET, convex hull, EER
 
 
-def roc_points(scores, L, return_thresholds: bool = False):
+def _operating_points_reference(s: np.ndarray, L: np.ndarray):
+    """Section 7.1, the textbook way: the numbers of false negatives and false positives
+    (n_fn, n_fp) of the decisions ``s > t`` (eq. 128) at every threshold t that changes a
+    decision, one pass over the scores per threshold, in ascending order of t: accept all
+    (t = -inf; with -inf scores, the data-independent system), then each distinct score (the
+    largest rejects all). Returns n_fn, n_fp, t, each (M,)."""
+    t = np.concatenate(([-np.inf], np.unique(s)))
+    decisions = [np.ones(s.size, dtype=bool)] + [_accept(s, tk) for tk in t[1:]]
+    counts = np.array([_error_counts(accept, L)[:2] for accept in decisions], dtype=np.int64)
+    return counts[:, 0], counts[:, 1], t
+
+
+def _operating_points_fast(s: np.ndarray, L: np.ndarray):
+    """`_operating_points_reference` from one sort and cumulative counts
+    (`mlpr._evaluation_fast`): the same counts and thresholds."""
+    R = _rank(s, L)
+    j = _splits(R)
+    n_fn, n_fp = _errors(R, j)
+    return n_fn, n_fp, _split_thresholds(R, j)
+
+
+_OPERATING_POINTS = {"auto": _operating_points_fast, "reference": _operating_points_reference}
+
+
+def roc_points(scores, L, return_thresholds: bool = False, *, solver: str = "auto"):
     """ROC operating points (Pfp, Ptp) at every threshold that changes a decision.
 
     Parameters
@@ -1133,6 +1159,11 @@ def roc_points(scores, L, return_thresholds: bool = False):
         Labels 0/1, both classes present.
     return_thresholds : bool
         Also return the thresholds (decisions ``scores > t``, the module's rule).
+    solver : {"auto", "reference"}, default "auto"
+        ``"reference"``: the decisions of each threshold counted in one pass over the scores
+        (`_operating_points_reference`, O(N) per threshold, O(N^2) in all). ``"auto"``: all the
+        counts from one sort and cumulative counts, O(N log N) (private module
+        ``mlpr._evaluation_fast``); the same points and thresholds, bit for bit (tested).
 
     Returns
     -------
@@ -1154,25 +1185,24 @@ def roc_points(scores, L, return_thresholds: bool = False):
     """
     s, L = _check_binary_scores(scores, L, "scores")
     return_thresholds = check_bool(return_thresholds, "return_thresholds")
-    R = _rank(s, L)
-    j = _splits(R)[::-1]
-    n_fn, n_fp = _errors(R, j)
-    Pfp = n_fp / R.nF
-    Ptp = (R.nT - n_fn) / R.nT
+    n_fn, n_fp, t = _OPERATING_POINTS[check_solver(solver)](s, L)  # ascending thresholds
+    nT = int(np.count_nonzero(L))
+    Pfp = n_fp[::-1] / (L.size - nT)  # decreasing thresholds: from reject all to accept all
+    Ptp = (nT - n_fn[::-1]) / nT
     if return_thresholds:
-        return Pfp, Ptp, _split_thresholds(R, j)
+        return Pfp, Ptp, t[::-1]
     return Pfp, Ptp
 
 
-def det_points(scores, L, return_thresholds: bool = False):
+def det_points(scores, L, return_thresholds: bool = False, *, solver: str = "auto"):
     """DET operating points (Pfp, Pfn) at every threshold that changes a decision.
 
     Same points, thresholds and order as `roc_points` (Pfp non-decreasing, Pfn non-increasing),
     with the miss rate ``Pfn = 1 - Ptp`` instead of the true positive rate; `mlpr.plots.plot_det`
-    draws them on normal-deviate (probit) axes. Section 7.1 of the MLPR notes (decisions
-    ``scores > t``, eq. 128).
+    draws them on normal-deviate (probit) axes; ``solver`` as in `roc_points`. Section 7.1 of
+    the MLPR notes (decisions ``scores > t``, eq. 128).
     """
-    out = roc_points(scores, L, return_thresholds)
+    out = roc_points(scores, L, return_thresholds, solver=solver)
     return (out[0], 1.0 - out[1]) + tuple(out[2:])
 
 
@@ -1270,14 +1300,21 @@ def _pav_scaled(y: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.repeat(np.ldexp(values, ey), sizes)
 
 
+def _hull_indices(rejected: np.ndarray, tar_rejected: np.ndarray) -> np.ndarray:
+    """The indices of the vertices of the convex hull of operating points given in ascending
+    threshold order by the numbers of rejected scores and of rejected targets (from 0 to N):
+    PAV on the target fraction of the groups of scores between consecutive points, each block
+    of groups being one segment of the hull."""
+    n_g = np.diff(rejected)  # scores per group
+    t_g = np.diff(tar_rejected)  # targets per group
+    _, sizes = _pav_blocks(t_g / n_g, n_g.astype(np.float64))
+    return np.concatenate(([0], np.cumsum(sizes)))
+
+
 def _hull_splits(R: _Ranked, j: np.ndarray) -> np.ndarray:
     """The splits among j (ascending, from 0 to N) at the vertices of the convex hull of their
-    operating points: PAV on the target fraction of the groups of scores between consecutive
-    splits, each block of groups being one segment of the hull."""
-    n_g = np.diff(j)  # scores per group
-    t_g = np.diff(R.cum_tar[j])  # targets per group
-    _, sizes = _pav_blocks(t_g / n_g, n_g.astype(np.float64))
-    return j[np.concatenate(([0], np.cumsum(sizes)))]
+    operating points (`_hull_indices`)."""
+    return j[_hull_indices(j, R.cum_tar[j])]
 
 
 def roc_convex_hull(scores, L) -> tuple[np.ndarray, np.ndarray]:
@@ -1304,21 +1341,20 @@ def roc_convex_hull(scores, L) -> tuple[np.ndarray, np.ndarray]:
     return n_fp / R.nF, n_fn / R.nT
 
 
-def _eer_threshold(R: _Ranked) -> float:
+def _eer_threshold(n_fn: np.ndarray, n_fp: np.ndarray, nT: int, nF: int) -> float:
     """Section 7.1: the mean of Pfn and Pfp at the first (lowest-threshold) operating point
-    where |Pfn - Pfp| is smallest."""
-    n_fn, n_fp = _errors(R, _splits(R))
-    Pfn, Pfp = n_fn / R.nT, n_fp / R.nF
+    where |Pfn - Pfp| is smallest; the error counts of the points in ascending threshold order."""
+    Pfn, Pfp = n_fn / nT, n_fp / nF
     k = int(np.argmin(np.abs(Pfn - Pfp)))
     return float(0.5 * (Pfn[k] + Pfp[k]))
 
 
-def _eer_rocch(R: _Ranked) -> float:
-    """Where the ROC convex hull crosses Pfn = Pfp: on the hull's vertices (ascending splits,
-    Pfn rising and Pfp falling), the segment on which Pfn - Pfp changes sign."""
-    # the corners of the staircase have the same hull as all the operating points
-    n_fn, n_fp = _errors(R, _hull_splits(R, _candidates(R, _splits(R))))
-    Pfn, Pfp = n_fn / R.nT, n_fp / R.nF
+def _eer_rocch(n_fn: np.ndarray, n_fp: np.ndarray, nT: int, nF: int) -> float:
+    """Where the convex hull of the operating points (error counts in ascending threshold
+    order) crosses Pfn = Pfp: on the hull's vertices (Pfn rising and Pfp falling), the segment
+    on which Pfn - Pfp changes sign."""
+    k = _hull_indices(n_fn + (nF - n_fp), n_fn)  # rejected scores, rejected targets
+    Pfn, Pfp = n_fn[k] / nT, n_fp[k] / nF
     d = Pfn - Pfp  # non-decreasing from -1 (accept all) to +1 (reject all)
     k = int(np.argmax(d >= 0))
     if d[k] == 0:
@@ -1330,7 +1366,7 @@ def _eer_rocch(R: _Ranked) -> float:
 _EER_METHODS = {"threshold": _eer_threshold, "rocch": _eer_rocch}
 
 
-def eer(scores, L, method: str = "threshold") -> float:
+def eer(scores, L, method: str = "threshold", *, solver: str = "auto") -> float:
     r"""Equal error rate of binary scores.
 
     Parameters
@@ -1347,6 +1383,11 @@ def eer(scores, L, method: str = "threshold") -> float:
         the course's published EERs are computed so. ``"rocch"``: where the ROC convex hull
         crosses Pfn = Pfp, equal to the maximum over priors of the minimum Bayes error
         (BOSARIS's definition; the default of earlier mlpr versions).
+    solver : {"auto", "reference"}, default "auto"
+        How the operating points are counted, as in `roc_points`. ``"auto"`` takes for
+        ``"rocch"`` only the corners of the ROC staircase (`mlpr._evaluation_fast.candidates`),
+        which have the same hull. ``"threshold"``: the same number, bit for bit; ``"rocch"``:
+        the same to rounding (tested).
 
     Returns
     -------
@@ -1381,7 +1422,16 @@ def eer(scores, L, method: str = "threshold") -> float:
     if not isinstance(method, str) or method not in _EER_METHODS:
         raise ValueError(f"method must be 'threshold' or 'rocch', got {method!r}")
     s, L = _check_binary_scores(scores, L, "scores")
-    return _EER_METHODS[method](_rank(s, L))
+    if check_solver(solver) == "reference":
+        n_fn, n_fp, _ = _operating_points_reference(s, L)
+        nT = int(np.count_nonzero(L))
+        return _EER_METHODS[method](n_fn, n_fp, nT, L.size - nT)
+    R = _rank(s, L)
+    j = _splits(R)
+    if method == "rocch":  # the corners of the staircase have the same hull as every point
+        j = _candidates(R, j)
+    n_fn, n_fp = _errors(R, j)
+    return _EER_METHODS[method](n_fn, n_fp, R.nT, R.nF)
 
 
 # ------------------------------------------------------------------------------------------------

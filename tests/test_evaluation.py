@@ -406,6 +406,25 @@ def test_act_dcf_and_bayes_error_curve_fast_equal_reference(seed):
             assert all(u.tolist() == v.tolist() for u, v in zip(a, r))
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_roc_points_and_eer_fast_equal_reference(seed):
+    """roc_points, det_points and eer with solver="auto" (one sort, cumulative counts) against
+    solver="reference" (the decisions of each threshold counted one by one): the same points
+    and thresholds and the same threshold EER bit for bit, the rocch EER to rounding (the fast
+    path builds the hull from the staircase's corners only). Independent tests:
+    test_roc_and_det_points_equal_explicit_decisions,
+    test_eer_by_hand_threshold_versus_rocch_on_ties and
+    test_eer_is_the_maximum_over_priors_of_the_minimum_bayes_error."""
+    for s, L in reference_fast_cases(seed):
+        for points in (roc_points, det_points):
+            fast = points(s, L, return_thresholds=True)
+            ref = points(s, L, return_thresholds=True, solver="reference")
+            assert all(a.tolist() == b.tolist() for a, b in zip(fast, ref))
+        assert eer(s, L) == eer(s, L, solver="reference")
+        assert eer(s, L, "rocch") == pytest.approx(eer(s, L, "rocch", solver="reference"),
+                                                   rel=1e-12, abs=1e-15)
+
+
 def test_min_dcf_reference_and_fast_refuse_the_same_input():
     for solver in ("auto", "reference"):
         with pytest.raises(ValueError, match="L has no sample of class 1"):
@@ -414,7 +433,9 @@ def test_min_dcf_reference_and_fast_refuse_the_same_input():
             min_dcf([0.1, np.nan], [0, 1], 0.5, solver=solver)
     for f in (lambda: min_dcf(S_HAND, L_HAND, 0.5, solver="sweep"),
               lambda: act_dcf(S_HAND, L_HAND, [0.5], solver=None),
-              lambda: bayes_error_curve(S_HAND, L_HAND, [0.0], solver="fast")):
+              lambda: bayes_error_curve(S_HAND, L_HAND, [0.0], solver="fast"),
+              lambda: roc_points(S_HAND, L_HAND, solver="slow"),
+              lambda: eer(S_HAND, L_HAND, "rocch", solver="sweep")):
         with pytest.raises(ValueError, match=r"solver must be one of 'auto', 'reference', got"):
             f()
 
