@@ -15,7 +15,9 @@ The package is its own trust boundary (the guide and the threat model are ``docs
   performs the calls it is sent and answers with plain data) and the wire codec that the grader
   shares with it (nothing there imports mlpr);
 - `mlpr.grading.sandbox`: where that process runs (bubblewrap, an unprivileged user, or a plain
-  child process);
+  child process), with `mlpr.grading.limits` (its memory and processes: a cgroup, or rlimits),
+  `mlpr.grading.leftovers` (what a sandbox's user leaves behind) and the copier
+  `mlpr.grading.stage`;
 - `mlpr.grading.formats`: the reports (text, JSON, CSV, Gradescope);
 - `mlpr.grading.student`: student mode, a submission's functions in place of mlpr's in the
   lectures (the student's own code, on their own machine);

@@ -97,9 +97,9 @@ def gaussian_adapter(estimator: str, kind: str):
         def train(D, L, *, unbiased: bool = False, psi=None):
             if unbiased or psi is not None:
                 raise Unsupported(f"{estimator}(D, L) has no counterpart of "
-                                   f"{'unbiased=True' if unbiased else f'psi={psi!r}'}")
+                                  f"{'unbiased=True' if unbiased else f'psi={psi!r}'}")
             return StudentGaussian(code, code.call(estimator, np.asarray(D, float),
-                                                    np.asarray(L)), kind, estimator)
+                                                   np.asarray(L)), kind, estimator)
         return train
     return build
 
@@ -207,7 +207,7 @@ def student_gmm(out, name: str):
         return gmm_from_list(out)
     except (TypeError, ValueError) as exc:
         raise StudentFailure(name, f"returned something that is not a GMM [(w, mu, C), ...] "
-                                   f"({exc})") from None
+                             f"({exc})") from None
 
 
 def quiet(code, name: str) -> dict:
@@ -219,7 +219,7 @@ def mean_ll(code, X, g) -> float:
     has one."""
     if code.has("logpdf_GMM"):
         return float(vector(code.call("logpdf_GMM", X, g.to_list()), X.shape[1], "logpdf_GMM",
-                             "log-densities").mean())
+                            "log-densities").mean())
     return float(logpdf_GMM(X, g).mean())
 
 

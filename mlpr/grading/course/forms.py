@@ -42,7 +42,7 @@ def hparams(out, K: int, D: int) -> np.ndarray:
         shown = ", ".join(repr(k)[:30] for k in list(out)[:5])
         raise Fail(f"hParams has the keys {shown}: expected the labels {list(range(K))} (ints)",
                    hint="the course's hParams maps each class label, an int 0..K-1, to its "
-                        "(mu, C): hParams[lab] = (mu, C), not keyed by class name")
+                   "(mu, C): hParams[lab] = (mu, C), not keyed by class name")
     keys = sorted(int(k) for k in out)
     if keys != list(range(K)):
         raise Fail(f"hParams has the labels {keys}, expected {list(range(K))}")
@@ -121,7 +121,7 @@ def mu_C(out, n: int):
     if mu.size != n:
         raise Fail(f"mu has shape {mu.shape}, expected ({n}, 1)",
                    hint="computed along the wrong axis: the course's data are D x N, one column "
-                        "per sample, so mu = vcol(D.mean(1))")
+                   "per sample, so mu = vcol(D.mean(1))")
     if C.shape != (n, n):
         raise Fail(f"C has shape {C.shape}, expected ({n}, {n})")
     return np.vstack([mu.reshape(1, -1), C])

@@ -140,7 +140,7 @@ def _within(rtol: float):
             return Comparison(False, math.inf, rtol)
         Q, _ = np.linalg.qr(r)
         res = np.linalg.norm(s - Q @ (Q.T @ s), axis=0) / np.maximum(np.linalg.norm(s, axis=0),
-                                                                      1e-300)
+                                                                     1e-300)
         return Comparison(bool(res.max() <= rtol), float(res.max()), rtol)
 
     return compare
@@ -244,7 +244,7 @@ def _adapt_fit_pca(code, f):
         Xc = X - X.mean(axis=1, keepdims=True)
         Y = P.T @ Xc
         return adapt.Projection(P, apply, np.sum(Y * Y, axis=1) / X.shape[1],
-                           float(np.sum(Xc * Xc) / X.shape[1]), X.mean(axis=1, keepdims=True))
+                                float(np.sum(Xc * Xc) / X.shape[1]), X.mean(axis=1, keepdims=True))
     return fit_pca
 
 
@@ -252,12 +252,12 @@ def _adapt_fit_lda(code, f):
     def fit_lda(D, L, m, method: str = "geig", basis: str = "sw"):
         name = ("compute_lda_JointDiag" if method == "jointdiag" and
                 code.has("compute_lda_JointDiag") else adapt.first(code, "compute_lda_geig",
-                                                              "compute_lda_JointDiag"))
+                                                                   "compute_lda_JointDiag"))
         X = np.asarray(D, dtype=np.float64)
         W = np.asarray(code.call(name, X, np.asarray(L), m), dtype=np.float64)
         if W.shape != (X.shape[0], m):
             raise adapt.StudentFailure(name, f"returned shape {W.shape}, expected "
-                                             f"({X.shape[0]}, {m})")
+                                       f"({X.shape[0]}, {m})")
         if basis == "orthonormal":  # any orthonormal basis of the LDA subspace
             W = np.linalg.qr(W)[0]
             return adapt.Projection(W)
@@ -277,7 +277,7 @@ def _adapt_train_lda_binary(code, f):
     def train_lda_binary(D, L, threshold="midpoint"):
         if threshold != "midpoint":
             raise adapt.Unsupported(f"threshold={threshold!r}: the course's classifier uses the "
-                               f"midpoint of the projected class means")
+                                    f"midpoint of the projected class means")
         X, Y = np.asarray(D, dtype=np.float64), np.asarray(L)
         w = lda(X, Y, 1).transform(np.eye(X.shape[0])).reshape(-1)
         m1, m0 = (w @ X[:, Y == 1]).mean(), (w @ X[:, Y == 0]).mean()

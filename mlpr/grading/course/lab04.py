@@ -40,7 +40,7 @@ def _logpdf_mistakes(X, mu, C):
         Mistake("2pi", "the constant -D/2 log(2 pi) of eq. 41 is missing",
                 lambda: -0.5 * logdet - 0.5 * q),
         Mistake("C", "the quadratic form uses C instead of its inverse (the precision matrix, "
-                     "eq. 41)",
+                "eq. 41)",
                 lambda: -0.5 * D * np.log(2 * np.pi) - 0.5 * logdet
                 - 0.5 * np.sum((X - mu) * (C @ (X - mu)), axis=0)),
         Mistake("det", "the log-determinant term is -1/2 log|C| (eq. 41)",
@@ -126,7 +126,7 @@ def _adapt_logpdf_GAU_ND(code, f):
         X = np.asarray(X, dtype=np.float64)
         mu = np.asarray(mu, dtype=np.float64).reshape(-1, 1)
         return adapt.vector(code.call(name, X, mu, np.asarray(C, float)), X.shape[1], name,
-                       "log-densities")
+                            "log-densities")
     return logpdf_GAU_ND
 
 

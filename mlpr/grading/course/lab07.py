@@ -92,7 +92,7 @@ def _threshold_mistakes(llr, prior, Cfn, Cfp):
     t = -np.log(prior * Cfn / ((1 - prior) * Cfp))
     return [
         Mistake(">=", "a score equal to the threshold goes to class 0: decide class 1 only when "
-                      "llr > t, strictly (eq. 128-130)",
+                "llr > t, strictly (eq. 128-130)",
                 lambda: (llr >= t).astype(int)),
         Mistake("sign", "the threshold is t = -log(pi Cfn / ((1 - pi) Cfp)) (eq. 130): its sign "
                         "is wrong",
@@ -174,7 +174,7 @@ def _act(run):
                           f"{cn:.3g}, {cp:.3g})", (llr, L, p, cn, cp), act_dcf(llr, L, p, cn, cp),
                           context={"prior": p}, mistakes=[
             Mistake(">=", "a score equal to the threshold goes to class 0: decide class 1 only "
-                          "when llr > t, strictly (eq. 128-130)",
+                    "when llr > t, strictly (eq. 128-130)",
                     lambda p=p, cn=cn, cp=cp, t=t: dcf((llr >= t).astype(int), L, p, cn, cp)),
             Mistake("unnormalised", "actDCF is normalised by min(pi Cfn, (1 - pi) Cfp) "
                                     "(eq. 137)",
@@ -202,7 +202,7 @@ def _bayes_plot(run):
     return [Case("integer llrs (the prior log-odds -3, 0 and 3 put thresholds on them)", (llr, L),
                  np.vstack([x, act, mini]), post=post, mistakes=[
         Mistake(">=", "at each prior the Bayes decision is llr > -log(pi / (1 - pi)), strictly "
-                      "(eq. 128-130)", lambda: np.vstack([x, ge, mini]))])]
+                "(eq. 128-130)", lambda: np.vstack([x, ge, mini]))])]
 
 
 def _rates_cases(run):
@@ -349,7 +349,7 @@ def _adapt_confusion_matrix(code, f):
         M = np.asarray(code.call("compute_confusion_matrix", np.asarray(pred), np.asarray(L)))
         if K is not None and M.shape != (K, K):
             raise adapt.Unsupported(f"compute_confusion_matrix gave {M.shape}, the caller needs "
-                               f"({K}, {K}) (a class absent from the labels)")
+                                    f"({K}, {K}) (a class absent from the labels)")
         return M.astype(np.int64)
     return confusion_matrix
 
@@ -373,7 +373,7 @@ def _adapt_dcf(code, f):
 def _adapt_act_dcf(code, f):
     def act_dcf(llr, L, prior, Cfn=1.0, Cfp=1.0):
         name = adapt.first(code, "compute_actDCF_binary_fast",
-                      "compute_empirical_Bayes_risk_binary_llr_optimal_decisions")
+                           "compute_empirical_Bayes_risk_binary_llr_optimal_decisions")
         v = code.call(name, np.asarray(llr, float), np.asarray(L), prior, Cfn, Cfp)
         return float(adapt.vector(v, 1, name, "actDCF")[0])
     return act_dcf

@@ -39,29 +39,29 @@ def _logreg_cases(run, weighted: bool):
         mistakes = [
             Mistake("lambda", "the regulariser is lambda/2 ||w||^2 (eq. 100): this point "
                                   "minimises lambda ||w||^2",
-                        lambda l=l, pT=pT: forms.w_and_b(
+                    lambda l=l, pT=pT: forms.w_and_b(
                             train_logreg_binary(DTR, LTR, 2 * l, prior=pT)),
-                        optim.near(1e-4)),
+                    optim.near(1e-4)),
             Mistake("sum", "the loss term is the mean over the samples, (1/n) sum_i (eq. 100)"
                                ": this point minimises the sum",
-                        lambda l=l: forms.w_and_b(train_logreg_binary(DTR, LTR, l / DTR.shape[1])),
-                        optim.near(1e-4)),
+                    lambda l=l: forms.w_and_b(train_logreg_binary(DTR, LTR, l / DTR.shape[1])),
+                    optim.near(1e-4)),
         ]
         if weighted:
             mistakes += [
                 Mistake("swapped", "pi_T weighs the class-1 (target) samples, "
                                        "pi_T / n_T, and 1 - pi_T the others (eq. 101)",
-                            lambda l=l, pT=pT: forms.w_and_b(
+                        lambda l=l, pT=pT: forms.w_and_b(
                                 train_logreg_binary(DTR, LTR, l, 1 - pT)),
-                            optim.near(1e-4)),
+                        optim.near(1e-4)),
                 Mistake("1/N", "each class's loss is averaged over its own samples: pi_T / n_T "
                                "and (1 - pi_T) / n_F (eq. 101), not pi_T / N and (1 - pi_T) / N",
                         lambda: None, optim.one_over_N(DTR, LTR, l, pT)),
                 Mistake("unweighted", "the prior-weighted objective weighs class 1 by "
                                           "pi_T / n_T and class 0 by (1 - pi_T) / n_F (eq. 101); "
                                           "this point minimises the unweighted eq. 100",
-                            lambda l=l: forms.w_and_b(train_logreg_binary(DTR, LTR, l)),
-                            optim.near(1e-4)),
+                        lambda l=l: forms.w_and_b(train_logreg_binary(DTR, LTR, l)),
+                        optim.near(1e-4)),
             ]
         mistakes.append(optim.early_stop(f, opt, objective_eq="eq. 101" if weighted else "eq. 100"))
         what = f"binary iris, lambda = {l:g}" + (f", pi_T = {pT:g}" if weighted else "")

@@ -59,14 +59,14 @@ def _svm_linear_case(split, C: float, K: float) -> tuple:
                 post=forms.wb(DTR.shape[0]), compare=optim.objective(f, opt, optim.RTOL_SVM_LINEAR),
                 mistakes=[
         Mistake("K", "the labs' SVM appends the constant K to every sample and returns "
-                     "b = K * w_hat[-1] (its bias is regularised, eq. 165 on the extended "
-                     "data): this is the notes' free-bias SVM",
+                "b = K * w_hat[-1] (its bias is regularised, eq. 165 on the extended "
+                "data): this is the notes' free-bias SVM",
                 lambda f=free: forms.w_and_b(f), optim.near(1e-3)),
         Mistake("bK", "b = K * w_hat[-1]: the weight of the constant feature times K",
                 lambda m=m, K=K: np.concatenate([m.w, [m.b / K]]), optim.near(1e-3)),
         optim.early_stop(f, opt, optim.RTOL_SVM_LINEAR,
                          "the labs' SVM (eq. 165 on the extended data)",
-                    optim.SVM_STOP),
+                         optim.SVM_STOP),
     ])
     z = 2.0 * LTR - 1.0
     X = np.vstack([DTR, np.full((1, DTR.shape[1]), K)])
@@ -162,20 +162,20 @@ def _svm_kernel_case(split, what: str, k, C: float, eps: float, rtol: float) -> 
             Mistake("eps-both", "eps is missing from the kernel: the labs' dual uses "
                                     "k(x_i, x_j) + eps in H and in the scores (eq. 173-174, "
                                     "the bias as a constant feature)",
-                        lambda m0=m0: np.concatenate([m0.scores(DTR), m0.scores(DVAL)]),
-                        optim.near(1e-3)),
+                    lambda m0=m0: np.concatenate([m0.scores(DTR), m0.scores(DVAL)]),
+                    optim.near(1e-3)),
             Mistake("eps-score", "eps is in the training kernel but missing from the "
                                      "scores: s(x) = sum_i alpha_i z_i (k(x_i, x) + eps)",
-                        lambda m=m, az=az, eps=eps: np.concatenate(
+                    lambda m=m, az=az, eps=eps: np.concatenate(
                             [m.scores(DTR), m.scores(DVAL)]) - eps * az.sum(),
-                        optim.near(1e-3)),
+                    optim.near(1e-3)),
             Mistake("eps-train", "eps is in the scores but missing from the training "
                                      "kernel (H_ij = z_i z_j (k(x_i, x_j) + eps))",
-                        lambda m0=m0, az0=az0, eps=eps: np.concatenate(
+                    lambda m0=m0, az0=az0, eps=eps: np.concatenate(
                             [m0.scores(DTR), m0.scores(DVAL)]) + eps * az0.sum(),
-                        optim.near(1e-3)),
+                    optim.near(1e-3)),
             optim.early_stop(lambda v, f=f: f(v), opt, rtol, "the labs' kernel SVM (eq. 173-174)",
-                        optim.SVM_STOP),
+                             optim.SVM_STOP),
         ])
     labs = f((optim.labs_dual(Keps * np.outer(z, z), C) * z) @ Keps)
     return case, (labs - opt) / abs(opt), rtol

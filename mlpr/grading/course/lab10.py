@@ -101,7 +101,7 @@ def _em_full(run):
         if nofloor is not None:
             mistakes.append(Mistake("floor", "the eigenvalue floor psiEig is missing from "
                                                  "the M-step (9.4)",
-                                        lambda n=nofloor: logpdf_GMM(X, n), optim.near(1e-5)))
+                                    lambda n=nofloor: logpdf_GMM(X, n), optim.near(1e-5)))
         cases.append(Case(f"two components, covType '{forms.course_cov(cov)}', psiEig = {psi}",
                           (X, g.to_list()), logpdf_GMM(X, ref),
                           kwargs={"covType": forms.course_cov(cov), "psiEig": psi,
@@ -172,7 +172,7 @@ def _split_gmm_task(run):
                  post=post, compare=compare, mistakes=[
         Mistake("sqrt", "the displacement is alpha sqrt(lambda_1) u_1: the square root of the "
                             "largest eigenvalue, a standard deviation (the course's LBG)",
-                    lambda: None, _displacement_is(g, np.linalg.norm(d_nosqrt))),
+                lambda: None, _displacement_is(g, np.linalg.norm(d_nosqrt))),
     ])]
 
 
@@ -218,7 +218,7 @@ def _adapt_logpdf_GMM(code, f):
     def logpdf_GMM(D, gmm):
         X = np.asarray(D, dtype=np.float64)
         return adapt.vector(code.call("logpdf_GMM", X, gmm_from_list(gmm).to_list()), X.shape[1],
-                       "logpdf_GMM", "log-densities")
+                            "logpdf_GMM", "log-densities")
     return logpdf_GMM
 
 
@@ -301,7 +301,7 @@ def _adapt_train_gmm_lbg(code, f):
             return (models, histories) if return_history else models
         if return_history:
             raise adapt.Unsupported("train_GMM_LBG_EM returns the final model only (no history); "
-                               "split_GMM_LBG and train_GMM_EM_Iteration give it")
+                                    "split_GMM_LBG and train_GMM_EM_Iteration give it")
         models, M = [], 1
         while M <= n_components:  # the course returns the final model: one run per size
             out = code.call("train_GMM_LBG_EM", X, M, covType=forms.COV_TYPES[cov_type], psiEig=psi,

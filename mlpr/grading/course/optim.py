@@ -106,7 +106,7 @@ LR_STOP = ("stop L-BFGS-B later: scipy.optimize.fmin_l_bfgs_b with the default f
 
 
 def early_stop(f, opt: float, rtol: float = RTOL_OBJECTIVE, objective_eq: str = "",
-                advice: str = LR_STOP) -> Mistake:
+               advice: str = LR_STOP) -> Mistake:
     """The point is nearly optimal but above the tolerance, or its objective is within the
     tolerance while the gradient is not: the hint states the measured gap and gradient and the
     causes that fit them (L-BFGS-B stopped early; a different objective)."""
