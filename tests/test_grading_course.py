@@ -187,3 +187,18 @@ def test_student_mode_has_no_registry_of_its_own():
             raise AssertionError(f"student.py line {node.lineno} holds a table: "
                                  f"{ast.unparse(node)[:80]}")
     assert "Adapter(" not in source and "_ADAPTERS" not in source
+
+
+def test_the_seed_is_the_runs_own():
+    """A run's seed draws its own cases; the fixed cases (no seed) and every other run's are
+    untouched, and no seed is held by a module."""
+    fixed = grading.reference("compute_mu_C")[1].args[0].copy()
+    seeded = grading.reference("compute_mu_C", run=grading.Run(5))[1].args[0]
+    assert not np.array_equal(fixed, seeded)
+    np.testing.assert_array_equal(grading.reference("compute_mu_C")[1].args[0], fixed)
+    np.testing.assert_array_equal(
+        grading.reference("compute_mu_C", run=grading.Run(5))[1].args[0], seeded)
+    for module in (grading, course, course.records):
+        assert not hasattr(module, "set_seed") and not hasattr(module, "current_seed")
+    with pytest.raises(ValueError, match="seed must be a non-negative int or None"):
+        grading.Run(-3)

@@ -98,8 +98,7 @@ class Run:
     """
 
     def __init__(self, seed: int | None = None):
-        if seed is not None and (not isinstance(seed, (int, np.integer)) or
-                                 isinstance(seed, bool) or seed < 0):
+        if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         self.seed = None if seed is None else int(seed)
         self._built: dict = {}
