@@ -12,7 +12,7 @@ Every decision uses uniform priors, passed explicitly; scores are class log-like
 from itertools import permutations
 
 import numpy as np
-from _lecture import CLOSED_FORM, Lecture
+from _lecture import CLOSED_FORM, OBSERVED, Lecture
 
 from mlpr.calibration import kfold_calibrate
 from mlpr.datasets import IRIS_FEATURES, binary_task, load_iris
@@ -175,11 +175,15 @@ def m_step_variances(X, g):
 
 ll_free, low_free, err, last_free = em_run(None, 500)
 ll_floor, low_floor, _, _ = em_run(PSI, len(ll_free) + 10)
-lec.claim("without the floor EM stops with DegenerateComponentError", err is not None)
+lec.claim("without the floor EM stops with DegenerateComponentError"
+          + (f" ({err})" if err is not None else ""), err is not None)
 if err is not None:
-    print(f"  {err}")
     lec.check(f"without the floor: average log-likelihood at the collapse (iteration "
               f"{len(ll_free) - 1})", ll_free[-1])
+    lec.claim("without the floor the average log-likelihood rises at every step up to the "
+              "collapse, above the floored run's at the same iteration",
+              np.all(np.diff(ll_free) > 0) and ll_free[-1] > ll_floor[len(ll_free) - 1],
+              source=OBSERVED)
 lec.check("with the floor: average log-likelihood at the same iteration",
           ll_floor[len(ll_free) - 1])
 lec.claim("with the floor every variance stays >= psi", min(low_floor[1:]) >= PSI * (1 - 1e-12))
@@ -188,9 +192,9 @@ lec.check("without the floor: the EM step that collapses a component (Degenerate
 if err is not None:  # the variance em_step refused, computed by the plain M-step
     collapsed = float(m_step_variances(xs, last_free).min())
     rounding = float(np.finfo(float).eps * np.mean(xs ** 2))  # the resolution of S_c/N_c - mu^2
-    lec.check("without the floor: smallest variance before the collapse, the one the collapsing "
-              "M-step gives (eq. 200, plain), and the rounding level eps mean(x^2)",
-              [low_free[-1], collapsed, rounding], fmt="{:.2g}")
+    lec.check("without the floor: smallest variance at the start and before the collapse, the "
+              "one the collapsing M-step gives (eq. 200, plain), and the rounding level "
+              "eps mean(x^2)", [low_free[0], low_free[-1], collapsed, rounding], fmt="{:.2g}")
     lec.claim("the collapsing variance is 0 to rounding (at most eps mean(x^2))",
               collapsed <= rounding)
     # drawn on the log scale down to the rounding level (a variance of exactly 0 has no log)
@@ -200,6 +204,7 @@ lec.check("with the floor, EM to convergence (gain < 1e-6): iterations", len(h_f
           fmt="{:.0f}")
 lec.claim("with the floor EM converges (the last gain of the average log-likelihood < 1e-6)",
           0 <= h_floored[-1] - h_floored[-2] < 1e-6)
+lec.value("floored_em_steps_drawn", len(ll_floor) - 1)
 fig, axes = figure_grid(1, 2, width=5.5, height=4.2,
                         title="A component collapsing onto a sample (20 points, 8 components)")
 plot_em_runs({"no floor": ll_free, f"floor psi = {PSI:g}": ll_floor},
@@ -215,16 +220,33 @@ lec.figure(fig, "collapse_and_floor.png")
 # %% iris: the course lab's GMM classifiers
 lec.section("Iris, split_db_2to1(seed=0): GMM classifiers, LBG psi = 0.01, alpha = 0.1")
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
-rows, iris_err = [], {}
+lec.value("iris_training_flowers_per_class", [int(np.sum(LTR == k)) for k in range(3)])
+rows, iris_err, iris_ll = [], {}, {}
 for cov_type in COV_TYPES:
     lec.progress(f"iris, {cov_type} covariances")
     for M, clf in lbg_gmm_classifiers(DTR, LTR, 16, cov_type, psi=PSI, alpha=ALPHA).items():
         iris_err[cov_type, M] = error_pct(clf, DVAL, LVAL)
         lls = [logpdf_GMM(DTR[:, LTR == k], g).mean() for k, g in enumerate(clf.gmms)]
+        iris_ll[cov_type, M] = lls
         rows.append([cov_type, M, round(iris_err[cov_type, M], 1)] + [round(v, 4) for v in lls])
 lec.table("iris_gmm", "Iris validation error % and mean training log-likelihood per class model",
           ["covariance", "components", "error %", "ll setosa", "ll versicolor", "ll virginica"],
           rows)
+Ms = sorted({M for _, M in iris_err})
+lec.claim("every class model's mean training log-likelihood never decreases with a split (each "
+          "covariance type)", all(iris_ll[c, M2][k] >= iris_ll[c, M1][k] - 1e-9 for c in COV_TYPES
+                                  for M1, M2 in zip(Ms, Ms[1:]) for k in range(3)),
+          source=OBSERVED)
+lec.claim("the validation error does not fall with every split: for each covariance type some "
+          "split leaves it unchanged or raises it, and 16 full components err as much as 1 ("
+          f"{iris_err['full', 16]:.1f}% against {iris_err['full', 1]:.1f}%)",
+          all(any(iris_err[c, M2] >= iris_err[c, M1] for M1, M2 in zip(Ms, Ms[1:]))
+              for c in COV_TYPES) and iris_err["full", 16] >= iris_err["full", 1],
+          source=OBSERVED)
+lec.claim("tied: 2 components have the same validation error and training log-likelihoods (to 4 "
+          "decimals) as 1", iris_err["tied", 2] == iris_err["tied", 1]
+          and np.allclose(iris_ll["tied", 2], iris_ll["tied", 1], atol=5e-5, rtol=0),
+          source=OBSERVED)
 print("The course lab publishes this table, but its numbers are not available to this project: "
       "the table is printed, not checked, except its one-component rows, which are the "
       "chapter-5 classifiers of lab 5.")
@@ -276,19 +298,30 @@ for cov_type in ("full", "diagonal"):  # the slides' rows; 16 full components ar
         key = f"mnist_gmm/{cov_type}/{M}"
         if key in lec.references:
             lec.check(f"{cov_type} {M} components", mnist[cov_type][i], fmt="{:.2f}", ref=key)
-upto8 = mnist["full"][:4]  # 1, 2, 4, 8 components (1, 2, 4 in quick mode)
-lec.claim("full mode: full covariances improve with every split up to 8 components ("
-          + " > ".join(f"{v:.2f}" for v in upto8) + ")", all(np.diff(upto8) < 0))
+upto8 = mnist["full"][:4]  # 1, 2, 4, 8 components
+if not lec.quick:  # the quick subsample (3,000 images, 4 components at most) does not show it
+    lec.claim("full mode: full covariances improve with every split up to 8 components ("
+              + " > ".join(f"{v:.2f}" for v in upto8) + ")", all(np.diff(upto8) < 0),
+              source=OBSERVED)
+    far = [f"{c} {M}" for c in ("full", "diagonal") for i, M in enumerate(sizes)
+           if f"mnist_gmm/{c}/{M}" in lec.references
+           and abs(mnist[c][i] - lec.references[f"mnist_gmm/{c}/{M}"]["value"]) > 0.3 + 1e-9]
+    lec.claim(f"full mode: the only slide value further than 0.3 points from the run is 8 full "
+              f"components (further: {', '.join(far) or 'none'})", far == ["full 8"],
+              source=OBSERVED)
 if len(mnist["full"]) == 5:
     lec.claim(f"then saturate: 16 full components within 0.2 points of 8 "
               f"({mnist['full'][4]:.2f} against {mnist['full'][3]:.2f})",
-              abs(mnist["full"][4] - mnist["full"][3]) < 0.2)
+              abs(mnist["full"][4] - mnist["full"][3]) < 0.2, source=OBSERVED)
 gain = {c: mnist[c][0] - mnist[c][-1] for c in COV_TYPES}
 lec.claim(f"diagonal GMMs gain the most from 1 to {sizes[-1]} components (points: "
           + ", ".join(f"{c} {g:.2f}" for c, g in gain.items()) + ")",
-          gain["diagonal"] == max(gain.values()))
+          gain["diagonal"] == max(gain.values()), source=OBSERVED)
 lec.claim(f"tied GMMs barely move: their error spans less than 0.5 points over 1 to {sizes[-1]} "
-          f"components ({np.ptp(mnist['tied']):.2f})", np.ptp(mnist["tied"]) < 0.5)
+          f"components ({np.ptp(mnist['tied']):.2f})", np.ptp(mnist["tied"]) < 0.5, source=OBSERVED)
+lec.claim("tied: 2 components give the same test error as 1 (the criterion's early stop after "
+          f"the split, as on iris: {mnist['tied'][1]:.2f}% and {mnist['tied'][0]:.2f}%)",
+          mnist["tied"][1] == mnist["tied"][0], source=OBSERVED)
 mvg_err = error_pct(train_mvg(ZTR, LTR), ZTE, LTE)
 lec.check("MVG (lecture 05) error %", mvg_err, fmt="{:.2f}")
 # with the same eigenvalue floor, one component is exactly the chapter-5 Gaussian classifier
@@ -298,8 +331,8 @@ lec.claim("1 tied component = MVG floored at psi (same test error)",
           mnist["tied"][0] == error_pct(train_mvg(ZTR, LTR, psi=PSI), ZTE, LTE))
 lec.claim("1 diagonal component = naive Bayes floored at psi (same test error)",
           mnist["diagonal"][0] == error_pct(train_naive_bayes(ZTR, LTR, psi=PSI), ZTE, LTE))
-print("For comparison, lecture 06 on the full MNIST: multiclass LR on the quadratic expansion "
-      "of centred PCA 50, 1.75% at lambda = 1e-3.")
+print("For comparison: lecture 06's multiclass LR on the quadratic expansion of centred PCA 50 "
+      "(its README gives its error on the full MNIST).")
 
 # %% the GMM llr of a binary task (eq. 203, as the log-ratio) beside the MVG's
 lec.section(f"MNIST ({lec.mnist_sizes}), PCA 50, 4 (1) vs 9 (0): the GMM llr, eq. 203 with its log")
@@ -309,6 +342,8 @@ XTE, YTE = binary_task(ZTE, LTE, 4, 9)
 # never by the test error; then the chosen model is evaluated once on the test images
 n_sel = min(XTR.shape[1], 600 if lec.quick else 2000)
 sel = np.sort(np.random.default_rng(3).permutation(XTR.shape[1])[:n_sel])
+lec.value("4v9_training_images_and_share_used_by_the_selection",
+          [XTR.shape[1], n_sel / XTR.shape[1]])
 lec.progress(f"4 v 9: components by 5-fold minDCF on {n_sel} training images")
 search = kfold_grid_search(
     lambda X, Y, cov_type, M: train_gmm_classifier(X, Y, M, cov_type, psi=PSI, alpha=ALPHA),
@@ -344,6 +379,15 @@ lec.check("the printed ratio without the log, thresholded at 0: actDCF (pi = 0.5
 lec.table("mnist_4v9_llr", "Digit 4 (1) vs 9 (0), test set: minDCF / actDCF of the llrs "
           "log f(x|4) - log f(x|9)", ["model", "minDCF 0.5", "actDCF 0.5", "minDCF 0.1",
                                      "actDCF 0.1"], rows)
+if not lec.quick:  # the quick selection (593 images) chooses another model
+    s_chosen = chosen.llr(XTE)
+    lec.claim("full mode: the chosen model's test minDCF and actDCF (pi = 0.5) are the MVG's, to "
+              "4 decimals", [round(min_dcf(s_chosen, YTE, 0.5), 4),
+                             round(act_dcf(s_chosen, YTE, 0.5), 4)] == rows[0][1:3],
+              source=OBSERVED)
+    lec.claim("full mode: on the test set, 4 full components have the lowest minDCF at pi = 0.1 "
+              "of the three (" + ", ".join(f"{r[0]} {r[3]:.4f}" for r in rows) + ")",
+              rows[2][3] < min(rows[0][3], rows[1][3]), source=OBSERVED)
 
 
 # %% open set: digits 0-4 known, "none of the others" from an unlabelled pool
@@ -351,6 +395,7 @@ lec.section(f"Open set on MNIST ({lec.mnist_sizes}, PCA 50): digits 0-4 known, 5
 half = np.random.default_rng(2).permutation(ZTR.shape[1]) < ZTR.shape[1] // 2
 known = half & (LTR < 5)
 pool = ZTR[:, ~half]  # unlabelled: every digit, 0-4 included
+lec.value("open_set_labelled_known_and_pool_images", [int(known.sum()), pool.shape[1]])
 n_known, n_other = (1, 4) if lec.quick else (4, 16)
 lec.progress(f"open set: {n_known}-component GMM per known digit, {n_other}-component pool GMM")
 osc = train_open_set_classifier(ZTR[:, known], LTR[known], pool, n_components=n_known,
@@ -368,6 +413,9 @@ rows = [["closed set (5 hypotheses)", 100 * error_rate(closed[~unknown], LTE[~un
 lec.table("open_set", "Open-set MNIST, error %: priors 0.1 per known digit, 0.5 'none of the "
           "others'", ["decisions", "digits 0-4", "digits 5-9", "all"],
           [[r[0]] + [round(v, 2) for v in r[1:]] for r in rows])
+lec.value("share_of_unknown_test_digits", float(np.mean(unknown)))
+lec.check("open set: share of the known test digits (0-4) decided 'none of the others'",
+          np.mean(opened[~unknown] == 5), fmt="{:.4f}")
 # unknown-digit detection: llr of "none of the others" against the mixture of the known classes
 llr = S[5] - (np.logaddexp.reduce(S[:5], axis=0) + np.log(1 / 5))
 # calibration (7.3), measured: a linear calibration learned by 5-fold on the test llrs
@@ -385,8 +433,12 @@ lec.table("open_set_dcf", "Detecting an unknown digit from llr = log f(x|other) 
 for r in drows:
     lec.check(f"open set, prior {r[0]:g}: actDCF - minDCF before and after calibration",
               [r[2] - r[1], r[3] - r[1]], fmt="{:.4f}")
+lec.check("open set: actDCF / minDCF of the raw llr at prior 0.1, 0.5, 0.9",
+          [r[2] / r[1] for r in drows], fmt="{:.2f}")
+lec.claim(f"at prior 0.1 the raw llr's actDCF exceeds 1, the cost of deciding without the data "
+          f"({drows[0][2]:.4g})", drows[0][2] > 1, source=OBSERVED)
 lec.claim("calibration removes more than half of the gap actDCF - minDCF at every prior ("
           + "; ".join(f"{r[0]:g}: {r[2] - r[1]:.3f} -> {r[3] - r[1]:.3f}" for r in drows) + ")",
-          all(r[3] - r[1] < 0.5 * (r[2] - r[1]) for r in drows))
+          all(r[3] - r[1] < 0.5 * (r[2] - r[1]) for r in drows), source=OBSERVED)
 
 lec.finish()
