@@ -372,42 +372,25 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
           isolation: str = "auto", fail_on_print: bool = False, slot: int = 0,
           limits: sandbox.Limits | None = None, seed: int | None = None,
           extra: bool = False, solution_folders: bool = False, run: Run | None = None) -> Report:
-    """Grade one submission in a sandboxed process of its own.
+    """Grade one submission (a ``.py`` file or a folder of modules) in a sandboxed process.
 
     Parameters
     ----------
-    path : path-like
-        A ``.py`` file or a folder of modules.
-    labs : sequence of int, optional
-        Grade every task of these labs (a missing function then fails its task). By default the
-        tasks whose function the submission defines; the course functions it does not define are
-        listed as not written.
-    mapping : dict, optional
-        ``{course name: the submission's name}`` for functions named otherwise.
-    timeout, import_timeout : float
-        Time limits of each task and of starting and importing the submission, in seconds: a
-        task that runs longer fails ("hangs"), its process is killed and the next task runs in
-        a new one.
-    isolation : {"auto", "bubblewrap", "user", "process"}
-        The sandbox (`mlpr.grading.sandbox`); "auto" takes the strongest available.
-    fail_on_print : bool
-        Fail a task whose function prints (by default printing is shown, not penalised).
-    slot : int
-        Which of the concurrent sandboxes this is (its user id).
-    seed : int, optional
-        The run's seed, recorded in the report; the cases are drawn from it unless ``run``
-        gives them.
-    extra : bool
-        Also grade the tasks under names of the kit's own (`Task.extra`).
-    solution_folders : bool
-        Grade the files of a repository's course-solution folders too (``solution/``,
-        ``sol/``, ``soluzione/``, ...): by default they are left out and listed.
-    run : mlpr.grading.course.Run, optional
-        The run whose cases are graded (`python -m mlpr.grading` grades every submission of a
-        run on the same cases, built once); default ``Run(seed)``.
+    labs : every task of these labs (a missing function fails its task); default: the tasks
+        whose function the submission defines, the others listed as not written.
+    mapping : ``{course name: the submission's name}`` for functions named otherwise.
+    timeout, import_timeout : the time limits of a task and of the import, in seconds (a task
+        that runs longer fails, "hangs"; the next task runs in a new process).
+    isolation : "auto" (the strongest available), "bubblewrap", "user" or "process".
+    fail_on_print : fail a task whose function prints (by default what it prints is shown).
+    slot : which of the concurrent sandboxes this is (its user id).
+    seed, run : the run's seed, recorded in the report, and the `mlpr.grading.course.Run` whose
+        cases are graded (default ``Run(seed)``).
+    extra : also grade the tasks under names of the kit's own (`Task.extra`).
+    solution_folders : grade a repository's course-solution folders too (``solution/``,
+        ``sol/``, ...: by default left out and listed).
     """
     t0 = time.perf_counter()
-    mapping = dict(mapping or {})
     kind = sandbox.choose(isolation)
     run = run if run is not None else (FIXED if seed is None else Run(seed))
     default = tasks(labs, everything=extra, run=run)
@@ -418,16 +401,25 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
     path = Path(path).resolve()
     if not path.exists():
         raise FileNotFoundError(f"submission {path} does not exist")
+    report = _grade_staged(path, default, kind, dict(mapping or {}), labs, slot,
+                           limits or sandbox.Limits(), timeout, import_timeout, fail_on_print,
+                           {"MLPR_GRADE_SOLUTION_FOLDERS": "1"} if solution_folders else None)
+    report.seconds, report.isolation, report.seed = time.perf_counter() - t0, kind, seed
+    return report
+
+
+def _grade_staged(path: Path, default: dict, kind: str, mapping: dict, labs, slot: int,
+                  limits, timeout: float, import_timeout: float, fail_on_print: bool,
+                  env) -> Report:
+    """`grade` once the submission is found: staged, imported, each task run, hints added
+    (the report's time, isolation and seed are `grade`'s)."""
     with tempfile.TemporaryDirectory(prefix="mlpr-grading-") as tmp:
         notes = sandbox.Sandbox.stage(kind, Path(tmp), CHILD, path, _data_files(default), slot)
-        process = _Process(kind, Path(tmp), path.name, slot, limits or sandbox.Limits(),
-                           {"MLPR_GRADE_SOLUTION_FOLDERS": "1"} if solution_folders else None,
-                           import_timeout)
+        process = _Process(kind, Path(tmp), path.name, slot, limits, env, import_timeout)
         hello = _first_hello(process)
         if not hello.get("ok"):
             reason = _import_failure(hello, import_timeout)
-            return Report(str(path), _all_failed(default, reason), [], [reason] + notes,
-                          time.perf_counter() - t0, kind, seed)
+            return Report(str(path), _all_failed(default, reason), [], [reason] + notes)
         names = set(process.child.functions)
         notes += _loading_notes(hello, mapping, names)
         given, present, chosen, not_written = _name_mapping(default, mapping, names, labs)
@@ -438,7 +430,7 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
         process.kill()
     downstream_hints(results, hello.get("uses", {}), given)
     return Report(str(path), results, _not_graded(names, mapping), notes,
-                  time.perf_counter() - t0, kind, seed, not_written)
+                  not_written=not_written)
 
 
 def _all_failed(default: dict, reason: str) -> list:
