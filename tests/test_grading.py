@@ -579,6 +579,7 @@ def test_one_gradescope_submission_is_the_schema_object_itself(tmp_path):
     assert doc["score"] == 1 and doc["tests"][0]["name"] == "lab 2 · load_iris"
 
 
+@pytest.mark.slow
 def test_text_and_csv_reports(good_runs):
     text = good_runs["text"]
     assert text.returncode == 1  # bob's folder lacks most of lab 3

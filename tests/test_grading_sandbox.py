@@ -268,6 +268,7 @@ def test_staging_attacks_earn_nothing_and_the_honest_keeps_full_marks(staged_cla
     assert staged_class["seconds"] < 60
 
 
+@pytest.mark.slow
 def test_no_secret_reaches_the_report(staged_class):
     if staged_class is None:
         return

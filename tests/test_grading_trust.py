@@ -244,6 +244,7 @@ def test_a_cheat_earns_only_what_its_code_earns(graded, cheat):
     assert all(0 <= r.points <= r.max_points for r in rep.results)
 
 
+@pytest.mark.slow
 def test_the_graders_files_and_mlpr_are_unchanged(graded):
     assert graded["before"] == graded["after"]
     assert not list(graded["folder"].rglob("planted.txt"))
@@ -253,6 +254,7 @@ def test_no_process_outlives_its_submission(graded):
     assert graded["sleepers"] == []
 
 
+@pytest.mark.slow
 def test_what_each_attack_is_told(graded):
     c = {k: {r.name: r for r in rep.results} for k, rep in graded["cheats"].items()}
     assert "raised SystemExit: 0" in c["exit inside a function"]["logpdf_GAU_ND_fast"].message
@@ -544,6 +546,7 @@ def test_an_odd_answer_fails_its_task_with_a_reason_in_words(odd, name):
     assert "Traceback" not in r.message
 
 
+@pytest.mark.slow
 def test_forged_notes_cannot_write_the_graders_lines(odd):
     rep = odd["odd"]["forged notes in the hello frame"]
     doc = formats.format_gradescope(rep)
@@ -634,6 +637,7 @@ def test_the_courses_printing_under_numpy_2_4_is_explained(tmp_path):
         assert by["train_dual_SVM_linear"].status == "passed"
 
 
+@pytest.mark.slow
 def test_real_repository_layouts(tmp_path):
     """The layouts students' repositories really have: lab folders that are packages imported
     by their siblings (`import lab_05.gaussian`), imports through the repository's own name

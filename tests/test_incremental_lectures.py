@@ -191,6 +191,7 @@ def _dry_run(root: Path, figures: Path, *args) -> str:
     return proc.stdout
 
 
+@pytest.mark.slow  # the runner, twice, in a fresh interpreter that reads all of mlpr
 def test_the_runner_dry_run_lists_what_would_run_and_force_runs_all(checkout):
     root, figures = checkout
     edit_function_body(root / "mlpr" / "gmm.py", "train_gmm_em", "_unused = 0")
