@@ -2,12 +2,12 @@ r"""The grading kit: grade course-style lab solutions against mlpr, and say why 
 
 The package is its own trust boundary (the guide and the threat model are ``docs/grading.md``):
 
-- `mlpr.grading.framework`: cases, comparisons, hints, fixtures and the adapters from the course's
-  forms to mlpr models (the grader's side);
+- `mlpr.grading.framework`: cases, comparisons, hints and fixtures (the grader's side);
 - `mlpr.grading.course`: the course as data, one module per lab and one record per course
   function (its name and signature, its forms, mlpr's reference, its cases and known mistakes,
   its points, the adapters of student mode), from which the tasks, student mode's adapters,
-  ``--list`` and the guide's concordance are generated (the grader's side);
+  ``--list`` and the guide's concordance are generated (the grader's side); its `forms` turn
+  the course's forms into mlpr models;
 - `mlpr.grading.channel`: the grader's end of the channel to a submission's process;
 - `mlpr.grading.runner`: the trusted runner, which builds the cases, computes the references,
   compares, finds the hint and adds the points;
@@ -29,6 +29,12 @@ trusted functions in this process).
 """
 
 from mlpr.grading.course import Run, reference, tasks
+from mlpr.grading.course.forms import (
+    classifier_from_hparams,
+    gmm_from_list,
+    logreg_from_wb,
+    model_from_scoring_function,
+)
 from mlpr.grading.formats import format_csv, format_gradescope, format_json, format_text
 from mlpr.grading.framework import (
     Case,
@@ -40,14 +46,10 @@ from mlpr.grading.framework import (
     as_array,
     assert_close,
     binary_split,
-    classifier_from_hparams,
     closed_form,
     diagnose,
     exact,
-    gmm_from_list,
     iris_split,
-    logreg_from_wb,
-    model_from_scoring_function,
     offset_data,
     same_subspace,
     threshold_ties,

@@ -8,10 +8,9 @@ one the student's answer matches, citing the notes' equation; numeric patterns (
 Everything here runs in the grader's process: the process that imports a submission
 (`mlpr.grading.child.harness`) never holds a case, a reference, a tolerance or a comparison.
 
-Building blocks for a TA's own pytest files: `assert_close` (the same comparison and hints), the
-data fixtures (`iris_split`, `binary_split`, `threshold_ties`, `offset_data`) and the adapters
-from the course's forms to mlpr models (`classifier_from_hparams`, `gmm_from_list`,
-`logreg_from_wb`, `model_from_scoring_function`).
+Building blocks for a TA's own pytest files: `assert_close` (the same comparison and hints) and
+the data fixtures (`iris_split`, `binary_split`, `threshold_ties`, `offset_data`); the adapters
+from the course's forms to mlpr models are `mlpr.grading.course.forms`.
 """
 
 from __future__ import annotations
@@ -24,9 +23,6 @@ from typing import Any
 import numpy as np
 
 from mlpr.datasets import load_iris, load_iris_binary
-from mlpr.generative import GaussianClassifier
-from mlpr.gmm import GMM
-from mlpr.logreg import BinaryLogReg
 from mlpr.utils import split_db_2to1
 
 __all__ = [
@@ -51,10 +47,6 @@ __all__ = [
     "binary_split",
     "threshold_ties",
     "offset_data",
-    "classifier_from_hparams",
-    "gmm_from_list",
-    "logreg_from_wb",
-    "model_from_scoring_function",
     "RTOL_CLOSED_FORM",
 ]
 
@@ -619,68 +611,3 @@ def offset_data(D: int = 4, N: int = 500, offset: float = 1e3, seed: int = 0) ->
     covariance E[xx^T] - mu mu^T loses digits here, a two-pass one does not."""
     rng = np.random.default_rng(seed)
     return offset + rng.normal(size=(D, N)) * np.linspace(1.0, 2.0, D)[:, None]
-
-
-# ------------------------------------------------------------------------------------------------
-# adapters from the course's forms to mlpr models
-
-
-def classifier_from_hparams(hParams, kind: str = "mvg"):
-    """An mlpr `GaussianClassifier` from the course's ``hParams``: ``{label: (mu, C)}``.
-
-    ``kind`` is "mvg" (full covariances), "naive" (diagonal ones: the diagonals are kept) or
-    "tied" (one shared covariance: class 0's is used; a student's tied estimates give every class
-    the same matrix). Labels must be 0..K-1.
-    """
-    if not isinstance(hParams, dict) or not hParams:
-        raise TypeError(f"hParams must be a dict {{label: (mu, C)}}, got {type(hParams).__name__}")
-    labels = sorted(hParams)
-    if labels != list(range(len(labels))):
-        raise ValueError(f"hParams has labels {labels}: expected 0..K-1")
-    mus, Cs = [], []
-    for k in labels:
-        mu, C = hParams[k]
-        mus.append(np.asarray(mu, dtype=np.float64).reshape(-1))
-        Cs.append(np.asarray(C, dtype=np.float64))
-    mu = np.column_stack(mus)
-    if kind == "mvg":
-        C = np.stack(Cs)
-    elif kind == "naive":
-        C = np.stack([np.diag(c) if c.ndim == 2 else c for c in Cs])
-    elif kind == "tied":
-        C = Cs[0]
-    else:
-        raise ValueError(f"kind must be 'mvg', 'naive' or 'tied', got {kind!r}")
-    return GaussianClassifier(mu=mu, C=C, kind=kind)
-
-
-def gmm_from_list(gmm):
-    """An mlpr `GMM` from the course's list ``[(w, mu, C), ...]`` (``GMM.from_list``)."""
-    return GMM.from_list(gmm)
-
-
-def logreg_from_wb(w, b, prior_log_odds: float = 0.0, l: float = 0.0, prior=None):
-    """An mlpr `BinaryLogReg` from the course's ``(w, b)``; ``prior_log_odds`` is what its
-    ``llr`` subtracts (eq. 102): log(n_T / n_F) for eq. 100, log(pi_T / (1 - pi_T)) for 101."""
-    return BinaryLogReg(w=np.asarray(w, dtype=np.float64).reshape(-1), b=float(np.ravel(b)[0]),
-                        l=float(l), prior=prior, prior_log_odds=float(prior_log_odds),
-                        objective=math.nan, n_iter=0)
-
-
-@dataclasses.dataclass(frozen=True)
-class _ScoringModel:
-    """A binary model around a course-style scoring function ``f(D) -> (N,)`` scores."""
-
-    function: Callable
-
-    def scores(self, D) -> np.ndarray:
-        return np.asarray(self.function(np.asarray(D, dtype=np.float64)),
-                          dtype=np.float64).reshape(-1)
-
-
-def model_from_scoring_function(f: Callable):
-    """A model whose ``scores(D)`` calls the course's scoring function ``f(D)`` (what
-    ``train_dual_SVM_kernel`` returns) and returns the (N,) scores."""
-    if not callable(f):
-        raise TypeError(f"f must be a scoring function f(D) -> scores, got {type(f).__name__}")
-    return _ScoringModel(f)

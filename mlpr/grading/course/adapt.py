@@ -22,7 +22,7 @@ from mlpr.dimred import n_components_for_variance
 from mlpr.gaussian import compute_mu_C
 from mlpr.generative import floor_covariance
 from mlpr.gmm import logpdf_GMM
-from mlpr.grading.framework import classifier_from_hparams, gmm_from_list
+from mlpr.grading.course.forms import classifier_from_hparams, gmm_from_list
 
 __all__ = ["StudentFailure", "Unsupported", "first", "vector", "StudentGaussian",
            "gaussian_adapter", "projection", "Projection", "StudentLDABinary", "StudentLinearSVM",

@@ -4,18 +4,26 @@ The labs return ``hParams`` dicts ``{label: (mu, C)}``, GMMs as lists ``[(w, mu,
 linear models as ``(w, b)``, pairs ``(D, L)`` and ``(mu, C)``, and name covariance types
 ``"Full"``, ``"Diagonal"``, ``"Tied"``. Each reader here takes a student's value in the course's
 form and returns one float array to compare, or raises `Fail` naming what the value was; each
-writer gives mlpr's answer in the same compared form.
+writer gives mlpr's answer in the same compared form. The adapters at the end turn a value in
+the course's form into an mlpr model (for a TA's own tests, and for student mode).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from collections.abc import Callable
+
 import numpy as np
 
+from mlpr.generative import GaussianClassifier
 from mlpr.gmm import GMM
 from mlpr.grading.framework import Fail, as_array
+from mlpr.logreg import BinaryLogReg
 
 __all__ = ["COV_TYPES", "course_cov", "pair", "hparams", "model_rows", "gmm_array", "gmm_rows",
-           "gmm_from_array", "w_and_b", "wb", "mu_C", "data_labels"]
+           "gmm_from_array", "w_and_b", "wb", "mu_C", "data_labels", "classifier_from_hparams",
+           "gmm_from_list", "logreg_from_wb", "model_from_scoring_function"]
 
 #: mlpr's covariance types -> the course's names (``covType``)
 COV_TYPES = {"full": "Full", "diagonal": "Diagonal", "tied": "Tied"}
@@ -137,3 +145,64 @@ def data_labels(out):
         raise Fail(f"D has shape {D.shape}, expected (4, {D.shape[0]})",
                    hint="the course's data are D x N, one column per sample: return D.T")
     return np.vstack([D, L.reshape(1, -1)])
+
+
+def classifier_from_hparams(hParams, kind: str = "mvg"):
+    """An mlpr `GaussianClassifier` from the course's ``hParams``: ``{label: (mu, C)}``.
+
+    ``kind`` is "mvg" (full covariances), "naive" (diagonal ones: the diagonals are kept) or
+    "tied" (one shared covariance: class 0's is used; a student's tied estimates give every class
+    the same matrix). Labels must be 0..K-1.
+    """
+    if not isinstance(hParams, dict) or not hParams:
+        raise TypeError(f"hParams must be a dict {{label: (mu, C)}}, got {type(hParams).__name__}")
+    labels = sorted(hParams)
+    if labels != list(range(len(labels))):
+        raise ValueError(f"hParams has labels {labels}: expected 0..K-1")
+    mus, Cs = [], []
+    for k in labels:
+        mu, C = hParams[k]
+        mus.append(np.asarray(mu, dtype=np.float64).reshape(-1))
+        Cs.append(np.asarray(C, dtype=np.float64))
+    mu = np.column_stack(mus)
+    if kind == "mvg":
+        C = np.stack(Cs)
+    elif kind == "naive":
+        C = np.stack([np.diag(c) if c.ndim == 2 else c for c in Cs])
+    elif kind == "tied":
+        C = Cs[0]
+    else:
+        raise ValueError(f"kind must be 'mvg', 'naive' or 'tied', got {kind!r}")
+    return GaussianClassifier(mu=mu, C=C, kind=kind)
+
+
+def gmm_from_list(gmm):
+    """An mlpr `GMM` from the course's list ``[(w, mu, C), ...]`` (``GMM.from_list``)."""
+    return GMM.from_list(gmm)
+
+
+def logreg_from_wb(w, b, prior_log_odds: float = 0.0, l: float = 0.0, prior=None):
+    """An mlpr `BinaryLogReg` from the course's ``(w, b)``; ``prior_log_odds`` is what its
+    ``llr`` subtracts (eq. 102): log(n_T / n_F) for eq. 100, log(pi_T / (1 - pi_T)) for 101."""
+    return BinaryLogReg(w=np.asarray(w, dtype=np.float64).reshape(-1), b=float(np.ravel(b)[0]),
+                        l=float(l), prior=prior, prior_log_odds=float(prior_log_odds),
+                        objective=math.nan, n_iter=0)
+
+
+@dataclasses.dataclass(frozen=True)
+class _ScoringModel:
+    """A binary model around a course-style scoring function ``f(D) -> (N,)`` scores."""
+
+    function: Callable
+
+    def scores(self, D) -> np.ndarray:
+        return np.asarray(self.function(np.asarray(D, dtype=np.float64)),
+                          dtype=np.float64).reshape(-1)
+
+
+def model_from_scoring_function(f: Callable):
+    """A model whose ``scores(D)`` calls the course's scoring function ``f(D)`` (what
+    ``train_dual_SVM_kernel`` returns) and returns the (N,) scores."""
+    if not callable(f):
+        raise TypeError(f"f must be a scoring function f(D) -> scores, got {type(f).__name__}")
+    return _ScoringModel(f)

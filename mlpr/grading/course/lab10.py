@@ -22,6 +22,7 @@ from mlpr.generative import (
 )
 from mlpr.gmm import GMM, GMMClassifier, em_step, logpdf_GMM, split_gmm, train_gmm_em, train_gmm_lbg
 from mlpr.grading.course import adapt, forms, optim, shared
+from mlpr.grading.course.forms import gmm_from_list
 from mlpr.grading.course.records import Adapter, CourseFunction
 from mlpr.grading.framework import (
     Case,
@@ -29,7 +30,6 @@ from mlpr.grading.framework import (
     Fail,
     Mistake,
     closed_form,
-    gmm_from_list,
 )
 
 __all__ = ["LAB", "FUNCTIONS"]
