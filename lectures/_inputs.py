@@ -10,8 +10,11 @@ A lecture's **inputs** are the files and code its run reads, each with a SHA-256
   as its syntax tree without docstrings, so a comment or a docstring edited does not make a
   twelve-minute lecture rerun, while any change of code, message or default does. Each module
   the run loads also counts with its statements outside definitions (its imports, module-level
-  code): they run on import. ``mlpr.grading`` is left out of ``_lecture.py``'s imports: only
-  student mode (``--student``) imports it, and ``make lectures`` never runs that;
+  code), and what its definitions run when they are defined (decorators, default values, base
+  classes) is reached: all of that runs on import. ``mlpr.grading`` is left out of
+  ``_lecture.py``'s imports: only student mode (``--student``) imports it, and ``make lectures``
+  never runs that. ``tests/test_incremental_lectures.py`` traces lectures' runs and finds every
+  mlpr definition they execute among their inputs;
 - the data files under ``datasets/`` that the loaders the script calls name in their code
   (``load_iris`` names ``iris.csv``, ``load_mnist``, or the helper's ``lec.load_mnist``, the four
   MNIST files), hashed byte for byte. A dict's keys are not counted: ``datasets.CHECKSUMS`` lists
