@@ -172,14 +172,16 @@ def _leaves(x, into: list) -> list:
 
 
 def script_literals(path: Path) -> list[float]:
-    """The numeric literals of a lecture's script (its parameters), negated ones included."""
+    """The numeric literals of a lecture's script (its parameters), negated ones included.
+
+    Numbers written inside the script's strings are not: a result typed into a ``print`` would
+    otherwise support the same number typed into the README.
+    """
     values = []
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
                 and not isinstance(node.value, bool):
             values += [float(node.value), -float(node.value)]
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            _leaves(node.value, values)
     return values
 
 

@@ -47,8 +47,9 @@ for k, cname in enumerate(IRIS_CLASSES):
         rows.append([cname, fname, mu.item(), C.item(), ll])
         plot_gaussian_fit_1d(x, mu.item(), C.item(), xlabel=fname, label=cname,
                              title=f"{cname}", ax=axes[k, i], color=f"C{k}", bins=10)
-lec.table("fits_1d", "Per-class, per-feature ML fits", ["class", "feature", "mu", "sigma^2",
-                                                         "log-likelihood"], rows)
+lec.value("fits_1d", len(rows))
+lec.table("fits_1d", f"Per-class, per-feature ML fits ({len(rows)})",
+          ["class", "feature", "mu", "sigma^2", "log-likelihood"], rows)
 fig.tight_layout()
 lec.figure(fig, "iris_ml_gaussian_1d.png")
 
@@ -94,10 +95,11 @@ for pseudo in (0.0, 1.0):
 lec.check("ML p(heads) with pseudo-count 1 = (5 + 1) / (5 + 2)", ml_bernoulli(flips, pseudo=1.0),
           6 / 7, tol=1e-12, source=CLOSED_FORM)
 
-lec.section("Categorical die: ML from 12 rolls, face 6 never seen")
 rng = np.random.default_rng(0)
 rolls = np.array([0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 2, 0])  # faces 1..6 coded 0..5
+lec.section(f"Categorical die: ML from {len(rolls)} rolls, face 6 never seen")
 test_rolls = rng.integers(0, 6, size=30)
+lec.value("die_rolls", [len(rolls), len(test_rolls)])
 pmfs = {}
 for pseudo in (0.0, 0.5, 1.0):
     pi = ml_categorical(rolls, 6, pseudo=pseudo)

@@ -121,7 +121,8 @@ lec.claim(f"the naive assumption is poor on correlated pixels: naive Bayes's err
 lec.check("tied after LDA equals tied on PCA 100 (error %)", table["tied"][3],
           table["tied"][0], tol=0, fmt="{:.2f}", source=INVARIANT)
 
-lec.section(f"MNIST ({lec.mnist_sizes}), MVG on the raw 784 pixels")
+lec.section(f"MNIST ({lec.mnist_sizes}), MVG on the raw {DTR.shape[0]} pixels")
+lec.value("pixels", DTR.shape[0])
 lec.progress("MVG on raw pixels")
 lec.check("class 0: pixels constant over its training images", int(np.sum(np.ptp(DTR[:, LTR == 0],
                                                                            axis=1) == 0)),
@@ -145,7 +146,8 @@ lec.figure(plot_curves(ms, curves, xlabel="PCA dimension m", ylabel="test error 
            "mnist_error_vs_pca_dim.png")
 
 # %% MNIST with discrete naive Bayes models
-lec.section(f"MNIST ({lec.mnist_sizes}), discrete naive Bayes on the 784 pixels, test error %")
+lec.section(f"MNIST ({lec.mnist_sizes}), discrete naive Bayes on the {DTR.shape[0]} pixels, "
+            "test error %")
 pix_tr = np.rint(DTR * 255).astype(np.int64)  # the original 0..255 intensities
 pix_te = np.rint(DTE * 255).astype(np.int64)
 features = {"Bernoulli (pixel >= 128)": (train_bernoulli_nb, pix_tr >= 128, pix_te >= 128),

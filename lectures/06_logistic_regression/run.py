@@ -64,18 +64,22 @@ def pct_error_multi(model, X, L):
 
 
 # %% iris, 3 classes
-lec.section("Iris, 3 classes, multiclass LR, split_db_2to1(seed=0): 100 train, 50 validation")
 D, L = load_iris()
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
+lec.section(f"Iris, 3 classes, multiclass LR, split_db_2to1(seed=0): {DTR.shape[1]} train, "
+            f"{DVAL.shape[1]} validation")
+lec.value("iris_split", [DTR.shape[1], DVAL.shape[1]])  # training, validation flowers
 for l in (1e-3, 1e-1, 1.0):
     m, _ = fit(train_logreg_multiclass, DTR, LTR, l)
     lec.check(f"lambda = {l:g}: error % (objective {m.objective:.6f})",
               pct_error_multi(m, DVAL, LVAL), fmt="{:.1f}", ref=f"iris_multiclass/{l:g}")
 
 # %% iris, versicolor (1) vs virginica (0)
-lec.section("Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): 66 train, 34 validation")
 D, L = load_iris_binary()
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
+lec.section(f"Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): {DTR.shape[1]} "
+            f"train, {DVAL.shape[1]} validation")
+lec.value("iris_binary_split", [DTR.shape[1], DVAL.shape[1]])  # training, validation flowers
 rows = []
 for l in (1e-3, 1e-1, 1.0):
     for prior in (None, 0.8):

@@ -85,9 +85,11 @@ lec.check("Bayes decision: index 1 here = the notes' class 2 (they count from 1)
           bayes_decisions(lp, C3)[0], 1, tol=0, fmt="{:.0f}", source="the notes' worked example")
 
 # %% iris, versicolor (1) vs virginica (0): DCF for five applications
-lec.section("Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): 66 train, 34 validation")
 D, L = load_iris_binary()
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
+lec.section(f"Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): {DTR.shape[1]} "
+            f"train, {DVAL.shape[1]} validation")
+lec.value("iris_binary_split", [DTR.shape[1], DVAL.shape[1]])  # training, validation flowers
 APPS = [(0.5, 1, 1), (0.9, 1, 1), (0.1, 1, 1), (0.5, 1, 9), (0.5, 9, 1)]  # (pi, Cfn, Cfp)
 rows, res = [], {}
 for name, train in MODELS.items():

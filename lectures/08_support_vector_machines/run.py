@@ -54,8 +54,10 @@ def evaluate(s, L):
 
 
 # %% iris: the labs' task
-lec.section("Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): 66 train, 34 validation")
 (DTR, LTR), (DVAL, LVAL) = split_db_2to1(*load_iris_binary(), seed=0)
+lec.section(f"Iris versicolor (1) vs virginica (0), split_db_2to1(seed=0): {DTR.shape[1]} "
+            f"train, {DVAL.shape[1]} validation")
+lec.value("iris_binary_split", [DTR.shape[1], DVAL.shape[1]])  # training, validation flowers
 rows, gaps, viol = [], [], []
 for K in (1.0, 10.0, None):
     for C in (0.1, 1.0, 10.0):
