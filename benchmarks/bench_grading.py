@@ -38,10 +38,9 @@ SEED = 1
 
 def plain_calls(paths: list, workdir: Path) -> float:
     """The limit: the same functions called on the same cases in this process, no comparison."""
-    from mlpr.grading import catalogue
+    from mlpr.grading import course
 
-    catalogue.set_seed(SEED)
-    chosen = list(catalogue.tasks().values())
+    chosen = list(course.tasks(run=course.Run(SEED)).values())
     cases = {t.name: t.cases() for t in chosen}
     cwd = os.getcwd()
     os.chdir(workdir)  # the loaders read iris.csv from the working folder, as in the sandbox
