@@ -251,11 +251,16 @@ class _Channel:
         skip = {sys.prefix, sys.base_prefix, "/usr", "/etc", "/dev", "/proc", "/sys",
                 os.environ.get("MPLCONFIGDIR", "/nonexistent")}
         self.skip = tuple(p for p in skip if p)
+        #: the submission's folder: Python reading its own source there (a warning or a
+        #: traceback showing the line, a module imported inside a function) is no file access
+        self.code: str | None = None
         sys.addaudithook(self._audit)
 
     def _audit(self, event, args):
         if self.watch and event == "open" and args and isinstance(args[0], (str, bytes)):
             p = os.path.abspath(os.fsdecode(args[0]))
+            if self.code and p.startswith(self.code) and p.endswith((".py", ".pyc")):
+                return
             if not p.startswith(self.skip) and len(self.opened) < 5:
                 self.opened.append(p)
 
@@ -342,6 +347,8 @@ def main() -> None:
     global IN_FD, OUT_FD
     submission, IN_FD, OUT_FD = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     channel = _Channel()
+    channel.code = os.path.join(os.path.abspath(
+        submission if submission.is_dir() else submission.parent), "")
     sys.meta_path.insert(0, _NoReference())
     try:
         functions, origin, notes = load(
