@@ -179,6 +179,30 @@ def test_readme_student_commands_work():
     assert proc.returncode == 2 and "usage: make check STUDENT=" in proc.stdout
 
 
+def test_readme_layout_names_every_folder_and_module():
+    """The README's layout table has a row for every folder of the repository (those git
+    tracks) and every package of mlpr, and names every public module of mlpr."""
+    layout = README.split("## Layout", 1)[1].split("\n\n", 2)[1]
+    rows = [ln.split(" | ")[0].strip("| `[]") for ln in layout.splitlines()[2:]]
+    cells = " ".join(rows)
+    tracked = subprocess.run(["git", "ls-files"], capture_output=True, text=True, cwd=REPO,
+                             check=True).stdout.split()
+    folders = {p.split("/")[0] for p in tracked if "/" in p}
+    packages = {str(Path(p).parent) for p in tracked
+                if p.startswith("mlpr/") and p.endswith("/__init__.py") and p.count("/") == 2}
+    assert folders >= {"mlpr", "lectures", "tests", "docs", "report", "benchmarks", "datasets"}
+    for folder in sorted(folders - {"mlpr", "lectures"}):
+        assert any(r.startswith(f"{folder}/") for r in rows), (folder, rows)
+    assert "lectures/NN_topic/" in cells and "lectures/_*.py" in cells
+    for package in sorted(packages):
+        assert f"{package}/" in rows, (package, rows)
+    public = [p for p in tracked if p.startswith("mlpr/") and p.count("/") == 1
+              and p.endswith(".py") and not Path(p).name.startswith("_")]
+    for module in public:
+        assert module in rows, (module, rows)
+    assert "mlpr/_*.py" in rows  # the private modules, in one row
+
+
 def test_scripts_import_their_helper_without_path_edits():
     for name in LECTURES:
         text = (REPO / "lectures" / name / "run.py").read_text()
