@@ -89,6 +89,7 @@ class _Plan:
     inputs: dict = dataclasses.field(default_factory=dict)  # lecture -> its inputs' hashes
     run_args: list = dataclasses.field(default_factory=list)  # recorded with the inputs
     took: dict = dataclasses.field(default_factory=dict)  # lecture -> seconds, once ended
+    load: dict = dataclasses.field(default_factory=dict)  # lecture -> load averages seen
 
     @property
     def logs(self) -> Path:
@@ -188,7 +189,8 @@ def main(argv=None) -> int:
                                                    if failed else ""), flush=True)
     took = {n: s for n, s in plan.took.items() if n not in failed}
     if took:
-        record_durations(mode, took, jobs)
+        loads = {n: sum(v) / len(v) for n, v in plan.load.items() if n in took and v}
+        record_durations(mode, took, jobs, loads)
         print(f"make lectures: the times of {', '.join(sorted(took))} recorded in "
               f"lectures/_durations.json and docs/timings.md", flush=True)
     return 1 if failed else 0
@@ -201,11 +203,12 @@ def _last_ran(folder: Path) -> str:
         return "?"
 
 
-def record_durations(mode: str, took: dict[str, float], jobs: int,
+def record_durations(mode: str, took: dict[str, float], jobs: int, loads: dict | None = None,
                      path: Path | None = None) -> None:
     """Put the seconds of the lectures of this run (``took``, those that ended ok) in
-    ``lectures/_durations.json`` under ``mode``, with the day and the lectures at once of each
-    measurement, and write ``docs/timings.md`` from the file."""
+    ``lectures/_durations.json`` under ``mode``, with the day, the lectures at once and the
+    machine's mean load average while each ran (``loads``), and write ``docs/timings.md`` from
+    the file."""
     path = path or REPO / "lectures" / "_durations.json"
     try:
         doc = json.loads(path.read_text())
@@ -214,7 +217,10 @@ def record_durations(mode: str, took: dict[str, float], jobs: int,
     today = time.strftime("%Y-%m-%d")
     for name, seconds in took.items():
         doc.setdefault(mode, {})[name] = round(seconds)
-        doc.setdefault("measured", {}).setdefault(mode, {})[name] = {"date": today, "jobs": jobs}
+        when = {"date": today, "jobs": jobs}
+        if (loads or {}).get(name) is not None:
+            when["load"] = round(loads[name], 1)
+        doc.setdefault("measured", {}).setdefault(mode, {})[name] = when
     for key in ("full", "quick", "measured"):
         if key in doc:
             doc[key] = dict(sorted(doc[key].items()))
@@ -234,7 +240,8 @@ def write_timings(doc: dict, out: Path) -> Path:
             return "?"
         when = measured.get(mode, {}).get(name)
         text = f"{s / 60:.1f} min" if s >= 60 else f"{s:.0f} s"
-        return text + (f" ({when['date']}, {when['jobs']} at a time)" if when else "")
+        load = f", load {when['load']:g}" if when and "load" in when else ""
+        return text + (f" ({when['date']}, {when['jobs']} at a time{load})" if when else "")
 
     full = sorted(doc.get("full", {}).values(), reverse=True)
     origin = doc.get("origin")
@@ -246,7 +253,10 @@ def write_timings(doc: dict, out: Path) -> Path:
         "run that ended ok, with one BLAS thread, several lectures at a time: the date and the "
         "number of lectures at once follow each time a run recorded"
         + (f"; the others are the file's first measurements ({origin})." if origin else ".")
-        + " A loaded machine takes several times longer.",
+        + " A loaded machine takes several times longer"
+        + ("; the load is the machine's mean load average while the lecture ran (2: a 2-core "
+           "machine kept busy by the lectures alone)." if any(
+               "load" in w for m in measured.values() for w in m.values()) else "."),
         "",
         "| lecture | full mode | quick mode |",
         "|---|---|---|",
@@ -289,6 +299,10 @@ def _loop(plan: _Plan, queue: list[str], *, running: dict, failed: list[str]) ->
                     if eta[name] is not None else f"no previous {mode} run to time it by")
             print(f"[{_clock(start)}] start {name} ({hint})", flush=True)
         time.sleep(0.2)
+        if hasattr(os, "getloadavg"):  # the machine's load while each lecture runs
+            now_load = os.getloadavg()[0]
+            for name in running:
+                plan.load.setdefault(name, []).append(now_load)
         for name, (proc, start, log) in list(running.items()):
             if proc.poll() is None:
                 continue

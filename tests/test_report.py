@@ -173,9 +173,12 @@ def test_runner_records_each_lectures_time_and_writes_the_timings_page(runs):
     for name in FAST:
         (printed,) = re.findall(rf"\d+/2 {name} ok in (\d+) s", out)
         assert doc["quick"][name] == int(printed)
-        assert doc["measured"]["quick"][name] == {"date": time.strftime("%Y-%m-%d"), "jobs": 2}
+        when = doc["measured"]["quick"][name]
+        assert when == {"date": time.strftime("%Y-%m-%d"), "jobs": 2, "load": when["load"]}
+        assert when["load"] >= 0
         row = next(ln for ln in page.splitlines() if ln.startswith(f"| [`{name}`]"))
-        assert f"| {int(printed)} s ({time.strftime('%Y-%m-%d')}, 2 at a time) |" in row, row
+        assert (f"| {int(printed)} s ({time.strftime('%Y-%m-%d')}, 2 at a time, load "
+                f"{when['load']:g}) |") in row, row
         record = json.loads((root / name / "inputs.json").read_text())
         assert record["args"] == ["--quick"] and f"lectures/{name}/run.py" in record["inputs"]
     assert sorted(doc["full"]) == sorted(json.loads(
