@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from mlpr.datasets import load_iris, load_iris_binary
+from mlpr.grading import mutants
 from mlpr.utils import split_db_2to1
 
 __all__ = [
@@ -49,6 +50,10 @@ __all__ = [
     "offset_data",
     "RTOL_CLOSED_FORM",
 ]
+
+#: A constant offset or another order is measured only on at least this many values (on one or
+#: two, any difference is "constant")
+MIN_VALUES_FOR_OFFSET = 3
 
 #: Tolerance of closed-form results: two correct float64 implementations differ by rounding only
 #: (1e-15 to 1e-13 relative on course-sized data), every formula mistake by far more.
@@ -84,12 +89,15 @@ class Mistake:
 
     ``compare`` recognises the mistake when the case's own comparison is not the right test: an
     optimiser's point is *near* a wrong problem's minimiser, not equal to it to 1e-10.
+    ``after_search``: a catch-all that measures rather than reproduces (an optimiser stopped
+    early), tried only after the mutation search found nothing.
     """
 
     name: str
     hint: str | Callable[[Any], str]
     value: Callable[[], Any]
     compare: Callable | None = None
+    after_search: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,6 +136,9 @@ class Case:
     quiet : dict
         Keyword arguments that silence the course's function (``verbose=False``), passed only
         when the student's function accepts them.
+    formula : mlpr.grading.mutants.Formula, optional
+        A second implementation of the answer whose mutants `diagnose` tries when no known
+        mistake matches (set from the task's record unless the case has its own).
     """
 
     what: str
@@ -139,6 +150,7 @@ class Case:
     mistakes: Sequence[Mistake] = ()
     context: dict = dataclasses.field(default_factory=dict)
     quiet: dict = dataclasses.field(default_factory=dict)
+    formula: Any = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -435,17 +447,38 @@ def _values_match(got, value, compare) -> bool:
 
 
 def diagnose(got, expected, mistakes: Sequence[Mistake] = (), compare: Callable | None = None,
-             context: dict | None = None, numeric: bool = True) -> str | None:
+             context: dict | None = None, numeric: bool = True, case: Case | None = None,
+             raw: bool = False) -> str | None:
     """The likely mistake behind a wrong answer, or None.
 
     First the task's known mistakes: each one's answer is computed with mlpr and compared with the
-    student's under the case's comparison. Then numeric patterns that any result may show: the
+    student's under the case's comparison. Then, when the ``case`` has a formula, the mutation
+    search (`mlpr.grading.mutants.search`): the mutant of the formula whose answer matches the
+    student's (``raw``: ``got`` is the value before the case's ``post``, which failed). Then
+    numeric patterns that any result may show: the
     transposed matrix; a constant ratio N / (N - 1) (the unbiased covariance), 1 / ln 10 or
     1 / ln 2 (another log base), -1 (a sign), 2 or 1/2 (a factor of the formula); a constant
     offset equal to a prior log-odds (eq. 61, 102, 130); the same values in another order
-    (``numeric=False``: the known mistakes only).
+    (``numeric=False``: the known mistakes only). A numeric pattern says what it measured and
+    names a cause only where the pattern identifies it (the ratio N / (N - 1) with the case's N,
+    an offset equal to the case's prior log-odds).
     """
     compare = compare or closed_form()
+    hint = _listed(got, [m for m in mistakes if not m.after_search], compare)
+    if hint:
+        return hint
+    if case is not None and case.formula is not None:
+        hint = mutants.search(case, got, compare, raw=raw)
+        if hint:
+            return hint
+    hint = _listed(got, [m for m in mistakes if m.after_search], compare)
+    if hint:
+        return hint
+    return _numeric_hint(got, expected, context or {}) if numeric else None
+
+
+def _listed(got, mistakes, compare) -> str | None:
+    """The hint of the first listed mistake whose answer matches ``got``."""
     for m in mistakes:
         try:
             value = m.value()
@@ -453,7 +486,7 @@ def diagnose(got, expected, mistakes: Sequence[Mistake] = (), compare: Callable 
             continue
         if _values_match(got, value, m.compare or compare):
             return m.hint(got) if callable(m.hint) else m.hint
-    return _numeric_hint(got, expected, context or {}) if numeric else None
+    return None
 
 
 def _numeric_hint(got, expected, context: dict) -> str | None:
@@ -478,14 +511,15 @@ def _numeric_hint(got, expected, context: dict) -> str | None:
             if hint:
                 return hint
     diff = s - r
-    if np.ptp(diff) <= 1e-8 * max(1.0, np.abs(r).max()) and abs(diff.mean()) > 1e-8:
+    if r.size >= MIN_VALUES_FOR_OFFSET and np.ptp(diff) <= 1e-8 * max(1.0, np.abs(r).max()) \
+            and abs(diff.mean()) > 1e-8:
         hint = _offset_hint(float(diff.mean()), context)
         if hint:
             return hint
-    if np.allclose(np.sort(s), np.sort(r), rtol=1e-8, atol=1e-12) and not np.allclose(s, r):
-        return ("the right values in the wrong order (eigenvalues and eigenvectors: "
-                "numpy.linalg.eigh returns them in ascending order; the course takes the m "
-                "largest, in decreasing order)")
+    if r.size >= MIN_VALUES_FOR_OFFSET and np.allclose(np.sort(s), np.sort(r), rtol=1e-8,
+                                                       atol=1e-12) and not np.allclose(s, r):
+        return ("your values are the reference's values in another order (sorted, they match "
+                "within 1e-8)")
     return None
 
 

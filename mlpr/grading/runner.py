@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from mlpr.datasets import data_dir
-from mlpr.grading import sandbox
+from mlpr.grading import mutants, sandbox
 from mlpr.grading.channel import (
     IMPORT_TIMEOUT,
     MAX_BLOBS,
@@ -77,9 +77,16 @@ def _call(fn, case: Case, task: Task | None = None):
     except (Fail, ChildGone):
         raise
     except StudentRaised as exc:
-        raise Fail(*_explain_raised(fn, exc, case)) from None
+        message, hint = _explain_raised(fn, exc, case)
+        if hint is None:
+            hint = _safe_search(case, None, None, raised=(exc.type_name, exc.message))
+        raise Fail(message, hint) from None
     except Exception as exc:  # a function of this process (grade_functions)
-        raise Fail(*_explain_raised(fn, _as_raised(exc), case)) from None
+        raised = _as_raised(exc)
+        message, hint = _explain_raised(fn, raised, case)
+        if hint is None:
+            hint = _safe_search(case, None, None, raised=(raised.type_name, raised.message))
+        raise Fail(message, hint) from None
     if isinstance(fn, RemoteFunction):
         allowed = {f"/{f}" for f in (task.files if task else ())}
         opened = [p for p in fn.child.opened if not any(p.endswith(a) for a in allowed)]
@@ -156,6 +163,7 @@ def run_case(fn, case: Case, task: Task | None = None) -> Comparison:
     (`mlpr.grading.framework.unreadable`), never the run."""
     out = _call(fn, case, task)
     compare = case.compare or closed_form()
+    got = _UNREAD
     try:
         got = case.post(out) if case.post is not None else out
         result = compare(got, case.expected)
@@ -163,8 +171,12 @@ def run_case(fn, case: Case, task: Task | None = None) -> Comparison:
         raise Fail(f"the function it returned raised {exc.type_name}: {exc.message}") from None
     except Fail as exc:  # the answer's form is wrong: a known mistake of that form first
         if case.post is None:
-            exc.hint = (_safe_diagnose(out, case, compare, numeric=False) or exc.hint
+            exc.hint = (_safe_diagnose(out, case, compare, numeric=False, raw=True) or exc.hint
                         or _safe_diagnose(out, case, compare) or _tuple_hint(out, case, compare))
+        elif exc.hint is None and got is _UNREAD:  # its form: a mutant of that form?
+            exc.hint = _safe_search(case, out, compare, exc.message)
+        elif exc.hint is None:  # read, but not comparable: a mutant of that shape?
+            exc.hint = _safe_search(case, got, compare)
         raise
     except (ChildGone, KitError):
         raise
@@ -176,6 +188,10 @@ def run_case(fn, case: Case, task: Task | None = None) -> Comparison:
         raise Fail(f"{result.detail} {result.err:.3g} > tolerance {result.tol:.3g}", hint=hint,
                    err=result.err, tol=result.tol)
     return result
+
+
+#: The student's value before the case's ``post`` has read it
+_UNREAD = object()
 
 
 def _tuple_hint(out, case: Case, compare) -> str | None:
@@ -192,14 +208,28 @@ def _tuple_hint(out, case: Case, compare) -> str | None:
     return None
 
 
-def _safe_diagnose(got, case: Case, compare, numeric: bool = True) -> str | None:
+def _safe_diagnose(got, case: Case, compare, numeric: bool = True,
+                   raw: bool = False) -> str | None:
     """`diagnose`, with any exception that the student's value causes there giving no hint."""
     try:
-        return diagnose(got, case.expected, case.mistakes, compare, case.context, numeric)
+        return diagnose(got, case.expected, case.mistakes, compare, case.context, numeric,
+                        case=case, raw=raw)
     except (ChildGone, KitError):
         raise
     except StudentRaised:
         return None
+    except Exception:
+        return None
+
+
+def _safe_search(case: Case, out, compare, form_error: str | None = None,
+                 raised: tuple | None = None) -> str | None:
+    """The mutant whose answer the case's ``post`` refuses as it refused the student's
+    (``form_error``), or that raises as the student's function raised (``raised``)."""
+    try:
+        return mutants.search(case, out, compare, form_error=form_error, raised=raised)
+    except (ChildGone, KitError):
+        raise
     except Exception:
         return None
 

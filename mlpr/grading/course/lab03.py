@@ -34,12 +34,74 @@ from mlpr.grading.framework import (
     same_subspace,
     up_to_sign,
 )
+from mlpr.grading.mutants import Formula
 from mlpr.utils import split_db_2to1
 
 __all__ = ["LAB", "FUNCTIONS"]
 
 #: The lab's number in the course's 2024 edition
 LAB = 3
+
+
+def mu_C_formula(D):
+    N = D.shape[1]                        # N, the number of samples
+    M = D.shape[0]  # noqa: F841 (a count in scope)  M, the number of features
+    mu = D.mean(axis=1, keepdims=True)    # eq. 50: the sample mean
+    Xc = D - mu                           # eq. 50: the centred data x - mu
+    C = Xc @ Xc.T / N                     # eq. 50: the ML covariance, divided by N
+    return mu, C
+
+
+def pca_formula(D, m):
+    mu = D.mean(axis=1, keepdims=True)
+    C = (D - mu) @ (D - mu).T / D.shape[1]  # eq. 1: the covariance of the centred data
+    U, s, Vh = np.linalg.svd(C)           # section 3.1: the SVD of C, singular values decreasing
+    return U[:, 0:m]                      # eq. 3: the m leading eigenvectors, U[:, :m]
+
+
+def sb_sw_formula(D, L):
+    N = D.shape[1]
+    mu = D.mean(axis=1, keepdims=True)    # the dataset mean
+    Sb = 0.0
+    Sw = 0.0
+    for c in np.unique(L):
+        Dc = D[:, L == c]                 # the samples of class c
+        mu_c = Dc.mean(axis=1, keepdims=True)  # eq. 5: the class mean
+        Sb = Sb + Dc.shape[1] * (mu_c - mu) @ (mu_c - mu).T  # eq. 5
+        Sw = Sw + (Dc - mu_c) @ (Dc - mu_c).T  # eq. 6: each class around its own mean
+    return Sb / N, Sw / N                 # eq. 5-6
+
+
+def lda_geig_formula(D, L, m):
+    Sb, Sw = sb_sw_formula(D, L)
+    s, U = scipy.linalg.eigh(Sb, Sw)      # eq. 7: the generalised eigenproblem Sb w = l Sw w
+    return U[:, ::-1][:, 0:m]             # eq. 7: the m leading directions
+
+
+def lda_joint_formula(D, L, m):
+    Sb, Sw = sb_sw_formula(D, L)
+    s, U = np.linalg.eigh(Sw)             # eq. 9: Sw = U diag(s) U^T
+    P1 = U @ np.diag(1.0 / np.sqrt(s)) @ U.T  # eq. 9-10: the whitening Sw^(-1/2)
+    Sbt = P1 @ Sb @ P1.T                  # eq. 10: Sb of the whitened data
+    s2, U2 = np.linalg.eigh(Sbt)
+    P2 = U2[:, ::-1][:, 0:m]              # eq. 10: its m leading eigenvectors
+    return P1.T @ P2                      # eq. 10: W = P1^T P2
+
+
+_LDA_GLOSSARY = {"Sb": "the between-class covariance", "Sw": "the within-class covariance",
+                 "P1": "the whitening matrix Sw^(-1/2)"}
+MU_C = Formula(mu_C_formula, glossary={"N": "the number of samples, D.shape[1]",
+                                       "M": "the number of features, D.shape[0]"},
+               replace={"N": ("M", "N - 1")})
+PCA = Formula(pca_formula, glossary={"U": "the left singular vectors of C, its eigenvectors",
+                                     "Vh": "the right factor of the SVD, U^T: its columns are "
+                                           "the rows of U"},
+              replace={"U": ("Vh", "Vh.T")})
+SB_SW = Formula(sb_sw_formula, glossary={"mu_c": "the mean of class c", "mu": "the dataset mean",
+                                         "N": "the number of samples"},
+                replace={"mu_c": ("mu",), "mu": ("mu_c",)})
+LDA_GEIG = Formula(lda_geig_formula, glossary=_LDA_GLOSSARY)
+LDA_JOINT = Formula(lda_joint_formula, glossary=_LDA_GLOSSARY)
 
 
 def _load_iris_binary(run):
@@ -306,10 +368,12 @@ FUNCTIONS = (
         reference="utils.split_db_2to1", forms="returns ((DTR, LTR), (DVAL, LVAL))",
         cases=_split_db),
     CourseFunction(
-        name="compute_mu_C", signature="(D)", topic="mean and ML covariance",
+        name="compute_mu_C", formula=MU_C,
+        signature="(D)", topic="mean and ML covariance",
         reference="gaussian.compute_mu_C", forms="returns (mu, C), mu (D, 1)", cases=_compute_mu_C),
     CourseFunction(
-        name="compute_pca", signature="(D, m)", topic="PCA directions",
+        name="compute_pca", formula=PCA,
+        signature="(D, m)", topic="PCA directions",
         reference="dimred.fit_pca (`.P`)", cases=_compute_pca,
         adapters=(
             Adapter("fit_pca", (("compute_pca",),), _adapt_fit_pca, ("subspace", 1e-06)),
@@ -318,14 +382,16 @@ FUNCTIONS = (
         name="apply_pca", signature="(P, D)", topic="PCA projection",
         reference="dimred.PCAModel.transform (uncentred, P^T D)", cases=_apply_pca),
     CourseFunction(
-        name="compute_Sb_Sw", signature="(D, L)", topic="between- and within-class covariance",
+        name="compute_Sb_Sw", formula=SB_SW,
+        signature="(D, L)", topic="between- and within-class covariance",
         reference="dimred.compute_Sw_Sb", forms="returns (Sb, Sw), in that order",
         cases=_compute_Sb_Sw,
         adapters=(
             Adapter("compute_Sw_Sb", (("compute_Sb_Sw",),), _adapt_compute_Sw_Sb),
         )),
     CourseFunction(
-        name="compute_lda_geig", signature="(D, L, m)",
+        name="compute_lda_geig", formula=LDA_GEIG,
+        signature="(D, L, m)",
         topic="LDA by the generalised eigenproblem",
         reference="dimred.fit_lda (`.W`, `method=\"geig\"`)", cases=_compute_lda_geig,
         adapters=(
@@ -335,7 +401,8 @@ FUNCTIONS = (
             _adapt_train_lda_binary, ("subspace", 1e-06)),
         )),
     CourseFunction(
-        name="compute_lda_JointDiag", signature="(D, L, m)", topic="LDA by joint diagonalisation",
+        name="compute_lda_JointDiag", formula=LDA_JOINT,
+        signature="(D, L, m)", topic="LDA by joint diagonalisation",
         reference="dimred.fit_lda (`.W`, `method=\"jointdiag\"`)", cases=_compute_lda_joint),
     CourseFunction(
         name="apply_lda", signature="(U, D)", topic="LDA projection",

@@ -9,6 +9,8 @@ adapters, ``--list`` and the concordance of ``docs/grading.md`` are generated fr
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from mlpr.gaussian import loglikelihood, logpdf_GAU_ND
@@ -21,11 +23,38 @@ from mlpr.grading.framework import (
     Mistake,
     as_array,
 )
+from mlpr.grading.mutants import Formula
 
 __all__ = ["LAB", "FUNCTIONS"]
 
 #: The lab's number in the course's 2024 edition
 LAB = 4
+
+
+def logpdf_formula(X, mu, C):
+    M = X.shape[0]                                         # eq. 41: M, the number of features
+    Xc = X - mu                                            # eq. 41: x - mu
+    quad = np.sum(Xc * np.linalg.solve(C, Xc), axis=0)     # eq. 41: (x - mu)^T C^-1 (x - mu)
+    logdet = np.linalg.slogdet(C)[1]                       # eq. 41: log|C|, slogdet's [1]
+    return -0.5 * M * np.log(2 * np.pi) - 0.5 * logdet - 0.5 * quad  # eq. 41
+
+
+def ll_formula(X, mu, C):
+    M = X.shape[0]                                         # eq. 41: M, the number of features
+    Xc = X - mu                                            # eq. 41: x - mu
+    quad = np.sum(Xc * np.linalg.solve(C, Xc), axis=0)     # eq. 41: (x - mu)^T C^-1 (x - mu)
+    logdet = np.linalg.slogdet(C)[1]                       # eq. 41: log|C|, slogdet's [1]
+    logpdf = -0.5 * M * np.log(2 * np.pi) - 0.5 * logdet - 0.5 * quad  # eq. 41
+    return np.sum(logpdf)                                  # eq. 46: the sum over the samples
+
+
+#: The Gaussian log-density, for the mutation search
+LOGPDF = Formula(logpdf_formula, glossary={
+    "logdet": "log|C|, the log-determinant of the covariance",
+    "quad": "the quadratic form (x - mu)^T C^-1 (x - mu)",
+    "M": "the number of features",
+    "Xc": "the centred samples x - mu"})
+LL = dataclasses.replace(LOGPDF, function=ll_formula)
 
 
 def _logpdf_mistakes(X, mu, C):
@@ -149,26 +178,31 @@ def _adapt_kmeans(code, f):
 
 FUNCTIONS = (
     CourseFunction(
-        name="logpdf_GAU_ND", signature="(X, mu, C)", topic="multivariate Gaussian log-density",
+        name="logpdf_GAU_ND", formula=LOGPDF,
+        signature="(X, mu, C)", topic="multivariate Gaussian log-density",
         reference="gaussian.logpdf_GAU_ND", cases=_logpdf,
         adapters=(
             Adapter("logpdf_GAU_ND", (("logpdf_GAU_ND",), ("logpdf_GAU_ND_fast",)),
             _adapt_logpdf_GAU_ND),
         )),
     CourseFunction(
-        name="logpdf_GAU_ND_fast", signature="(X, mu, C)",
+        name="logpdf_GAU_ND_fast", formula=LOGPDF,
+        signature="(X, mu, C)",
         topic="multivariate Gaussian log-density, vectorised", reference="gaussian.logpdf_GAU_ND",
         cases=_logpdf_fast),
     CourseFunction(
-        name="logpdf_GAU_ND_slow", signature="(X, mu, C)",
+        name="logpdf_GAU_ND_slow", formula=LOGPDF,
+        signature="(X, mu, C)",
         topic="multivariate Gaussian log-density, one sample at a time",
         reference="gaussian.logpdf_GAU_ND", cases=_logpdf_slow),
     CourseFunction(
-        name="logpdf_GAU_ND_singleSample", signature="(x, mu, C)",
+        name="logpdf_GAU_ND_singleSample", formula=LOGPDF,
+        signature="(x, mu, C)",
         topic="Gaussian log-density of one sample", reference="gaussian.logpdf_GAU_ND",
         cases=_logpdf_single),
     CourseFunction(
-        name="compute_ll", signature="(X, mu, C)", topic="Gaussian log-likelihood",
+        name="compute_ll", formula=LL,
+        signature="(X, mu, C)", topic="Gaussian log-likelihood",
         reference="gaussian.loglikelihood", cases=_compute_ll),
     CourseFunction(
         name="k_means", signature="(D, n, seed=0)", topic="K-means clustering",

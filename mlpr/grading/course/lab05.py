@@ -26,11 +26,62 @@ from mlpr.grading.framework import (
     Case,
     Mistake,
 )
+from mlpr.grading.mutants import Formula
 
 __all__ = ["LAB", "FUNCTIONS"]
 
 #: The lab's number in the course's 2024 edition
 LAB = 5
+
+
+def mvg_formula(D, L):
+    hParams = {}
+    for c in range(L.max() + 1):          # eq. 59: the classes 0..K-1
+        Dc = D[:, L == c]                 # the samples of class c
+        mu_c = Dc.mean(axis=1, keepdims=True)  # eq. 59: the class mean
+        C_c = (Dc - mu_c) @ (Dc - mu_c).T / Dc.shape[1]  # eq. 59: the class covariance
+        hParams[c] = (mu_c, C_c)
+    return hParams
+
+
+def naive_formula(D, L):
+    hParams = {}
+    for c in range(L.max() + 1):          # eq. 68: the classes 0..K-1
+        Dc = D[:, L == c]                 # the samples of class c
+        mu_c = Dc.mean(axis=1, keepdims=True)  # eq. 68: the class mean
+        var_c = Dc.var(axis=1)            # eq. 68: the variances of class c's samples
+        hParams[c] = (mu_c, np.diag(var_c))
+    return hParams
+
+
+def tied_formula(D, L):
+    N = D.shape[1]
+    Sw = 0.0
+    means = {}
+    for c in range(L.max() + 1):          # eq. 70: the classes 0..K-1
+        Dc = D[:, L == c]                 # the samples of class c
+        means[c] = Dc.mean(axis=1, keepdims=True)  # eq. 70: the class mean
+        Sw = Sw + (Dc - means[c]) @ (Dc - means[c]).T  # eq. 70: the within-class scatter
+    C = Sw / N                            # eq. 70: the scatter divided by N
+    return {c: (means[c], C) for c in means}
+
+
+def log_posterior_formula(S_logLikelihood, v_prior):
+    logJoint = S_logLikelihood + np.log(v_prior)[:, None]  # eq. 65: log f(x|c) + log P(c)
+    logMarginal = scipy.special.logsumexp(logJoint, axis=0)  # eq. 64: one value per sample
+    return logJoint - logMarginal         # eq. 65: the log-posteriors
+
+
+_GAU_GLOSSARY = {"Dc": "the samples of class c", "D": "the whole training set",
+                 "mu_c": "the mean of class c", "N": "the number of samples",
+                 "Sw": "the within-class scatter, sum_c sum_i (x - mu_c)(x - mu_c)^T"}
+MVG = Formula(mvg_formula, glossary=_GAU_GLOSSARY, replace={"Dc": ("D",)})
+NAIVE = Formula(naive_formula, glossary=_GAU_GLOSSARY, replace={"Dc": ("D",)})
+TIED = Formula(tied_formula, glossary=_GAU_GLOSSARY, replace={"Dc": ("D",)})
+LOG_POSTERIOR = Formula(log_posterior_formula, glossary={
+    "logJoint": "the joint log-densities log f(x|c) + log P(c)",
+    "logMarginal": "the log-marginal, the logsumexp over the classes (axis=0)",
+    "v_prior": "the priors P(c)"})
 
 
 def _estimates_cases(run, train, kind: str):
@@ -125,14 +176,16 @@ def _adapt_map_decisions(code, f):
 
 FUNCTIONS = (
     CourseFunction(
-        name="Gau_MVG_ML_estimates", signature="(D, L)", topic="MVG ML estimates",
+        name="Gau_MVG_ML_estimates", formula=MVG,
+        signature="(D, L)", topic="MVG ML estimates",
         reference="generative.train_mvg", forms="returns hParams {label: (mu, C)}", cases=_mvg,
         adapters=(
             Adapter("train_mvg", (("Gau_MVG_ML_estimates",),),
                     adapt.gaussian_adapter("Gau_MVG_ML_estimates", "mvg")),
         )),
     CourseFunction(
-        name="Gau_Naive_ML_estimates", signature="(D, L)", topic="naive Bayes ML estimates",
+        name="Gau_Naive_ML_estimates", formula=NAIVE,
+        signature="(D, L)", topic="naive Bayes ML estimates",
         reference="generative.train_naive_bayes", forms="returns hParams {label: (mu, C)}",
         cases=_naive,
         adapters=(
@@ -140,7 +193,8 @@ FUNCTIONS = (
                     adapt.gaussian_adapter("Gau_Naive_ML_estimates", "naive")),
         )),
     CourseFunction(
-        name="Gau_Tied_ML_estimates", signature="(D, L)", topic="tied covariance ML estimates",
+        name="Gau_Tied_ML_estimates", formula=TIED,
+        signature="(D, L)", topic="tied covariance ML estimates",
         reference="generative.train_tied", forms="returns hParams {label: (mu, C)}", cases=_tied,
         adapters=(
             Adapter("train_tied", (("Gau_Tied_ML_estimates",),),
@@ -151,7 +205,8 @@ FUNCTIONS = (
         reference="generative.GaussianClassifier.scores", forms="takes hParams {label: (mu, C)}",
         cases=_class_ll),
     CourseFunction(
-        name="compute_logPosterior", signature="(S_logLikelihood, v_prior)",
+        name="compute_logPosterior", formula=LOG_POSTERIOR,
+        signature="(S_logLikelihood, v_prior)",
         topic="class log-posteriors", reference="generative.log_posteriors", cases=_log_post,
         adapters=(
             Adapter("log_posteriors", (("compute_logPosterior",),), _adapt_log_posteriors),

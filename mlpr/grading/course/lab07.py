@@ -10,6 +10,7 @@ adapters, ``--list`` and the concordance of ``docs/grading.md`` are generated fr
 from __future__ import annotations
 
 import numpy as np
+import scipy.special
 
 from mlpr.evaluation import (
     act_dcf,
@@ -36,6 +37,7 @@ from mlpr.grading.framework import (
     closed_form,
     exact,
 )
+from mlpr.grading.mutants import Formula
 
 __all__ = ["LAB", "FUNCTIONS"]
 
@@ -44,6 +46,109 @@ LAB = 7
 
 
 _COSTS = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])  # the notes, eq. 125
+#: An asymmetric cost matrix: costMatrix[i, j] and costMatrix[j, i] differ, so that a matrix
+#: read as [true, decided] gives another risk
+_ASYMMETRIC_COSTS = np.array([[0.0, 1.0, 4.0], [3.0, 0.0, 1.0], [2.0, 2.5, 0.0]])
+
+
+def posteriors_formula(log_clas_conditional_ll, prior_array):
+    logJoint = log_clas_conditional_ll + np.log(prior_array)[:, None]  # eq. 65: log-joint
+    logMarginal = scipy.special.logsumexp(logJoint, axis=0)  # eq. 64: one value per sample
+    return np.exp(logJoint - logMarginal)  # eq. 64: the posteriors
+
+
+def bayes_formula(posterior, costMatrix):
+    expected = costMatrix @ posterior     # eq. 123: the expected cost of each decision
+    return np.argmin(expected, axis=0)    # eq. 124: the decision of least expected cost
+
+
+def confusion_formula(predictedLabels, classLabels):
+    nClasses = classLabels.max() + 1      # section 7.1: the classes of the true labels, 0..K-1
+    M = np.zeros((nClasses, nClasses), dtype=int)
+    np.add.at(M, (predictedLabels, classLabels), 1)  # section 7.1: M[predicted, true]
+    return M
+
+
+def bayes_binary_formula(llr, prior, Cfn, Cfp):
+    th = -np.log(prior * Cfn / ((1 - prior) * Cfp))  # eq. 130: the Bayes threshold
+    return (llr > th).astype(int)         # eq. 128: H_T when llr > t
+
+
+def risk_binary_formula(predictedLabels, classLabels, prior, Cfn, Cfp, normalize=True):
+    TN = np.sum((predictedLabels == 0) & (classLabels == 0))  # section 7.1: M[0, 0]
+    FN = np.sum((predictedLabels == 0) & (classLabels == 1))  # section 7.1: M[0, 1]
+    FP = np.sum((predictedLabels == 1) & (classLabels == 0))  # section 7.1: M[1, 0]
+    TP = np.sum((predictedLabels == 1) & (classLabels == 1))  # section 7.1: M[1, 1]
+    Pfn = FN / (FN + TP)                  # eq. 136: over the class-1 samples, a column of M
+    Pfp = FP / (FP + TN)                  # eq. 136: over the class-0 samples, a column of M
+    DCFu = prior * Cfn * Pfn + (1 - prior) * Cfp * Pfp  # eq. 136
+    if normalize:
+        return DCFu / min(prior * Cfn, (1 - prior) * Cfp)  # eq. 137: the best dummy system
+    return DCFu
+
+
+def risk_formula(predictedLabels, classLabels, prior_array, costMatrix, normalize=True):
+    K = costMatrix.shape[0]
+    M = np.zeros((K, K))
+    np.add.at(M, (predictedLabels, classLabels), 1)  # section 7.1: M[predicted, true]
+    R = M / M.sum(axis=0, keepdims=True)  # eq. 135: R[i, j] = P(decide i | class j)
+    risk = np.sum(prior_array * np.sum(costMatrix * R, axis=0))  # eq. 135
+    if normalize:
+        return risk / np.min(costMatrix @ prior_array)  # eq. 137: the best dummy system
+    return risk
+
+
+def act_formula(llr, classLabels, prior, Cfn, Cfp, normalize=True):
+    th = -np.log(prior * Cfn / ((1 - prior) * Cfp))  # eq. 130: the Bayes threshold
+    dec = llr > th                        # eq. 128: H_T when llr > t
+    Pfn = np.sum(~dec & (classLabels == 1)) / np.sum(classLabels == 1)  # eq. 136
+    Pfp = np.sum(dec & (classLabels == 0)) / np.sum(classLabels == 0)  # eq. 136
+    DCFu = prior * Cfn * Pfn + (1 - prior) * Cfp * Pfp  # eq. 136
+    if normalize:
+        return DCFu / min(prior * Cfn, (1 - prior) * Cfp)  # eq. 137: the best dummy system
+    return DCFu
+
+
+def bayes_plot_formula(S, L, left=-3, right=3, npts=21):
+    effPriorLogOdds = np.linspace(left, right, npts)
+    effPriors = 1.0 / (1.0 + np.exp(-effPriorLogOdds))  # section 7.3: pi = 1 / (1 + exp(-x))
+    actDCF = [act_dcf(S, L, p) for p in effPriors]
+    minDCF = [min_dcf(S, L, p) for p in effPriors]
+    return effPriorLogOdds, actDCF, minDCF
+
+
+def min_dcf_formula(llr, classLabels, prior, Cfn, Cfp, returnThreshold=False):
+    th = np.concatenate([[-np.inf], np.sort(llr), [np.inf]])  # section 7.3: every threshold
+    dec = llr[None, :] > th[:, None]      # eq. 128: H_T when llr > t
+    Pfn = np.sum(~dec & (classLabels == 1), axis=1) / np.sum(classLabels == 1)  # eq. 136
+    Pfp = np.sum(dec & (classLabels == 0), axis=1) / np.sum(classLabels == 0)  # eq. 136
+    DCFu = prior * Cfn * Pfn + (1 - prior) * Cfp * Pfp  # eq. 136, at every threshold
+    DCF = DCFu / min(prior * Cfn, (1 - prior) * Cfp)  # eq. 137: min(pi Cfn, (1 - pi) Cfp)
+    return np.min(DCF)                    # section 7.3: the minimum over the thresholds
+
+
+_DCF_GLOSSARY = {"TP": "M[1, 1], the class-1 samples decided 1",
+                 "TN": "M[0, 0], the class-0 samples decided 0",
+                 "FN": "M[0, 1], the class-1 samples decided 0",
+                 "FP": "M[1, 0], the class-0 samples decided 1",
+                 "Cfn": "the cost of a false negative", "Cfp": "the cost of a false positive",
+                 "costMatrix": "costMatrix[i, j] = C(i|j), the cost of deciding i for class j",
+                 "R": "R[i, j] = P(decide i | class j): M divided by its column sums, the class "
+                      "counts N_j",
+                 "effPriors": "the effective priors pi = 1 / (1 + exp(-x)) of the prior "
+                              "log-odds x"}
+POSTERIORS = Formula(posteriors_formula, glossary={"prior_array": "the priors P(c)"})
+BAYES = Formula(bayes_formula, glossary=_DCF_GLOSSARY, replace={"costMatrix": ("costMatrix.T",)})
+CONFUSION = Formula(confusion_formula, replace={"classLabels": ("predictedLabels",),
+                                                "predictedLabels": ("classLabels",)})
+BAYES_BINARY = Formula(bayes_binary_formula, glossary=_DCF_GLOSSARY)
+RISK_BINARY = Formula(risk_binary_formula, glossary=_DCF_GLOSSARY,
+                      replace={"TP": ("TN",), "TN": ("TP",), "FN": ("FP",), "FP": ("FN",)})
+RISK = Formula(risk_formula, glossary=_DCF_GLOSSARY, replace={"costMatrix": ("costMatrix.T",)})
+ACT = Formula(act_formula, glossary=_DCF_GLOSSARY)
+BAYES_PLOT = Formula(bayes_plot_formula, glossary=_DCF_GLOSSARY)
+MIN_DCF = Formula(min_dcf_formula, glossary=_DCF_GLOSSARY,
+                  cases=lambda case: not case.kwargs.get("returnThreshold"))
 
 
 def _post(run):
@@ -61,7 +166,7 @@ def _bayes(run):
     _, S, _, _ = shared.class_scores(run)
     logp = log_posteriors(S, shared.PRIORS)
     post = np.exp(logp)
-    C = np.array([[0.0, 1.0, 4.0], [3.0, 0.0, 1.0], [2.0, 2.5, 0.0]])
+    C = _ASYMMETRIC_COSTS
     ref = bayes_decisions(logp, C)
     return [Case("posteriors of the MVG, an asymmetric cost matrix", (post, C), ref,
                  compare=exact(), mistakes=[
@@ -82,10 +187,15 @@ def _confusion(run):
     L = rng.integers(0, 3, 60)
     pred = np.where(rng.random(60) < 0.3, rng.integers(0, 3, 60), L)
     M = confusion_matrix(pred, L, 3)
+    # a classifier that never decides the last class: the number of classes comes from the
+    # true labels, not from the predictions
+    never = np.minimum(pred, 1)
     return [Case("3 classes, 60 samples", (pred, L), M, compare=exact(), mistakes=[
         Mistake("transposed", "the course's confusion matrix has the predictions on the rows "
                               "and the true classes on the columns, M[pred, true] (section 7.1)",
-                lambda: M.T)])]
+                lambda: M.T)]),
+            Case("3 classes, 60 samples, the last class never predicted", (never, L),
+                 confusion_matrix(never, L, 3), compare=exact())]
 
 
 def _threshold_mistakes(llr, prior, Cfn, Cfp):
@@ -153,12 +263,13 @@ def _risk(run):
     pred = pred.copy()
     pred[moved] = (pred[moved] + rng.integers(1, 3, 8)) % 3
     cases = []
-    for normalize in (True, False):
-        ref = empirical_bayes_risk(pred, LVAL, shared.PRIORS, _COSTS, normalize=normalize)
-        u = empirical_bayes_risk(pred, LVAL, shared.PRIORS, _COSTS, normalize=False)
-        cases.append(Case(f"MVG decisions on iris, 8 of them moved to another class, the notes' "
+    for normalize, costs, which in ((True, _COSTS, "the notes'"), (False, _COSTS, "the notes'"),
+                                    (True, _ASYMMETRIC_COSTS, "an asymmetric")):
+        ref = empirical_bayes_risk(pred, LVAL, shared.PRIORS, costs, normalize=normalize)
+        u = empirical_bayes_risk(pred, LVAL, shared.PRIORS, costs, normalize=False)
+        cases.append(Case(f"MVG decisions on iris, 8 of them moved to another class, {which} "
                           f"cost matrix, normalize={normalize}",
-                          (pred, LVAL, shared.PRIORS, _COSTS), ref, kwargs={"normalize": normalize},
+                          (pred, LVAL, shared.PRIORS, costs), ref, kwargs={"normalize": normalize},
                           mistakes=[Mistake("unnormalised", "normalize=True divides by the risk "
                                             "of the best dummy system, min(C @ pi) (eq. 135-137)",
                                             lambda u=u: u)]))
@@ -409,10 +520,12 @@ def _adapt_empirical_bayes_risk(code, f):
 
 FUNCTIONS = (
     CourseFunction(
-        name="compute_posteriors", signature="(log_clas_conditional_ll, prior_array)",
+        name="compute_posteriors", formula=POSTERIORS,
+        signature="(log_clas_conditional_ll, prior_array)",
         topic="class posteriors", reference="generative.log_posteriors (its exp)", cases=_post),
     CourseFunction(
-        name="compute_optimal_Bayes", signature="(posterior, costMatrix)",
+        name="compute_optimal_Bayes", formula=BAYES,
+        signature="(posterior, costMatrix)",
         topic="Bayes decisions with a cost matrix", reference="evaluation.bayes_decisions",
         forms="takes the posteriors, not their logs; costMatrix[i, j]: decide i, class j",
         cases=_bayes,
@@ -423,14 +536,16 @@ FUNCTIONS = (
         name="uniform_cost_matrix", signature="(nClasses)", topic="the 0-1 cost matrix",
         reference="numpy: ones((K, K)) - eye(K)", cases=_uniform),
     CourseFunction(
-        name="compute_confusion_matrix", signature="(predictedLabels, classLabels)",
+        name="compute_confusion_matrix", formula=CONFUSION,
+        signature="(predictedLabels, classLabels)",
         topic="confusion matrix", reference="evaluation.confusion_matrix",
         forms="M[predicted, true]", cases=_confusion,
         adapters=(
             Adapter("confusion_matrix", (("compute_confusion_matrix",),), _adapt_confusion_matrix),
         )),
     CourseFunction(
-        name="compute_optimal_Bayes_binary_llr", signature="(llr, prior, Cfn, Cfp)",
+        name="compute_optimal_Bayes_binary_llr", formula=BAYES_BINARY,
+        signature="(llr, prior, Cfn, Cfp)",
         topic="binary Bayes decisions from llrs", reference="evaluation.optimal_bayes_decisions",
         cases=_bayes_binary,
         adapters=(
@@ -438,14 +553,14 @@ FUNCTIONS = (
             _adapt_optimal_bayes_decisions),
         )),
     CourseFunction(
-        name="compute_empirical_Bayes_risk_binary",
+        name="compute_empirical_Bayes_risk_binary", formula=RISK_BINARY,
         signature="(predictedLabels, classLabels, prior, Cfn, Cfp, normalize=True)",
         topic="binary DCF of decisions", reference="evaluation.dcf", cases=_risk_binary,
         adapters=(
             Adapter("dcf", (("compute_empirical_Bayes_risk_binary",),), _adapt_dcf),
         )),
     CourseFunction(
-        name="compute_empirical_Bayes_risk",
+        name="compute_empirical_Bayes_risk", formula=RISK,
         signature="(predictedLabels, classLabels, prior_array, costMatrix, normalize=True)",
         topic="empirical Bayes risk with a cost matrix",
         reference="evaluation.empirical_bayes_risk", cases=_risk,
@@ -454,12 +569,12 @@ FUNCTIONS = (
             _adapt_empirical_bayes_risk),
         )),
     CourseFunction(
-        name="compute_empirical_Bayes_risk_binary_llr_optimal_decisions",
+        name="compute_empirical_Bayes_risk_binary_llr_optimal_decisions", formula=ACT,
         signature="(llr, classLabels, prior, Cfn, Cfp, normalize=True)",
         topic="actDCF (Bayes decisions from llrs, then their DCF)", reference="evaluation.act_dcf",
         cases=_act),
     CourseFunction(
-        name="compute_actDCF_binary_fast",
+        name="compute_actDCF_binary_fast", formula=ACT,
         signature="(llr, classLabels, prior, Cfn, Cfp, normalize=True)",
         topic="actDCF (the course's alias of the one above)", reference="evaluation.act_dcf",
         cases=_act_alias,
@@ -469,7 +584,8 @@ FUNCTIONS = (
             _adapt_act_dcf),
         )),
     CourseFunction(
-        name="bayesPlot", signature="(S, L, left=-3, right=3, npts=21)",
+        name="bayesPlot", formula=BAYES_PLOT,
+        signature="(S, L, left=-3, right=3, npts=21)",
         topic="Bayes error plot: actDCF and minDCF against the prior log-odds",
         reference="evaluation.bayes_error_curve",
         forms="returns (effPriorLogOdds, actDCF, minDCF)", cases=_bayes_plot),
@@ -482,7 +598,7 @@ FUNCTIONS = (
         topic="Pfn and Pfp over all thresholds, one by one", reference="evaluation.roc_points",
         forms="returns (Pfn, Pfp[, thresholds])", cases=_rates_slow),
     CourseFunction(
-        name="compute_minDCF_binary_fast",
+        name="compute_minDCF_binary_fast", formula=MIN_DCF,
         signature="(llr, classLabels, prior, Cfn, Cfp, returnThreshold=False)",
         topic="minDCF, sorted scores", reference="evaluation.min_dcf",
         forms="returnThreshold=True returns (minDCF, threshold)", cases=_min_fast,
@@ -491,7 +607,7 @@ FUNCTIONS = (
             _adapt_min_dcf),
         )),
     CourseFunction(
-        name="compute_minDCF_binary_slow",
+        name="compute_minDCF_binary_slow", formula=MIN_DCF,
         signature="(llr, classLabels, prior, Cfn, Cfp, returnThreshold=False)",
         topic="minDCF, every threshold", reference="evaluation.min_dcf_sweep",
         forms="returnThreshold=True returns (minDCF, threshold)", cases=_min_slow),

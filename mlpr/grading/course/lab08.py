@@ -19,6 +19,7 @@ from mlpr.grading.framework import (
     Case,
     Mistake,
 )
+from mlpr.grading.mutants import Formula
 from mlpr.logreg import BinaryLogReg, logreg_obj_wrap, train_logreg_binary
 
 __all__ = ["LAB", "FUNCTIONS"]
@@ -27,8 +28,47 @@ __all__ = ["LAB", "FUNCTIONS"]
 LAB = 8
 
 
+def logreg_formula(DTR, LTR, l):
+    z = 2 * LTR - 1                       # eq. 100: the labels z_i = 2 c_i - 1, in {-1, +1}
+
+    def J(v):
+        w = v[:-1]
+        b = v[-1]
+        s = w @ DTR + b                   # eq. 100: the scores s_i = w^T x_i + b
+        return l / 2 * np.sum(w ** 2) + np.mean(np.logaddexp(0, -z * s))  # eq. 100
+    return J
+
+
+def weighted_logreg_formula(DTR, LTR, l, pT):
+    z = 2 * LTR - 1                       # eq. 101: the labels z_i = 2 c_i - 1, in {-1, +1}
+    n_T = np.sum(LTR == 1)                # eq. 101: n_T, the number of class-1 samples
+    n_F = np.sum(LTR == 0)                # eq. 101: n_F, the number of class-0 samples
+
+    def J(v):
+        w = v[:-1]
+        b = v[-1]
+        s = w @ DTR + b                   # eq. 101: the scores s_i = w^T x_i + b
+        loss = np.logaddexp(0, -z * s)    # eq. 101: the logistic loss of each sample
+        return l / 2 * np.sum(w ** 2) + pT / n_T * np.sum(loss[LTR == 1]) + (1 - pT) / n_F * np.sum(loss[LTR == 0])  # noqa: E501 (eq. 101)
+    return J
+
+
+_LR_GLOSSARY = {"v": "(w, b), the bias b included", "w": "the weights, without the bias b",
+                "z": "the labels z_i = 2 c_i - 1, in {-1, +1}",
+                "n_T": "the number of class-1 samples", "n_F": "the number of class-0 samples"}
+LOGREG = Formula(logreg_formula, glossary=_LR_GLOSSARY, replace={"w": ("v",)}, objective=True)
+WEIGHTED_LOGREG = Formula(weighted_logreg_formula, glossary=_LR_GLOSSARY, replace={"w": ("v",)},
+                          exchange=(("n_T", "n_F"),), objective=True)
+
+
 def _logreg_cases(run, weighted: bool):
     (DTR, LTR), _ = shared.binary(run)
+    if weighted:
+        # classes of different sizes on every seed (n_T != n_F), so that pi_T / n_T and
+        # pi_T / n_F differ: 8 class-0 samples left out
+        keep = np.ones(LTR.size, dtype=bool)
+        keep[np.flatnonzero(LTR == 0)[:8]] = False
+        DTR, LTR = DTR[:, keep], LTR[keep]
     cases = []
     settings = [(1e-3, 0.8), (0.1, 0.2)] if weighted else [(1e-3, None), (0.1, None)]
     for l, pT in settings:
@@ -67,6 +107,7 @@ def _logreg_cases(run, weighted: bool):
         what = f"binary iris, lambda = {l:g}" + (f", pi_T = {pT:g}" if weighted else "")
         cases.append(Case(what, args, None, post=forms.wb(DTR.shape[0], vector=True),
                           compare=optim.objective(f, opt, grad_tol=optim.GRAD_TOL),
+                          context={"minimiser": forms.w_and_b(model)},
                           mistakes=mistakes))
     return cases
 
@@ -127,7 +168,8 @@ def _adapt_train_logreg_binary(code, f):
 
 FUNCTIONS = (
     CourseFunction(
-        name="trainLogRegBinary", signature="(DTR, LTR, l)", topic="logistic regression (eq. 100)",
+        name="trainLogRegBinary", formula=LOGREG,
+        signature="(DTR, LTR, l)", topic="logistic regression (eq. 100)",
         reference="logreg.train_logreg_binary", forms="returns (w, b)", cases=_lr,
         adapters=(
             # an optimiser's point by the objective there: the labs' L-BFGS-B stops 3e-7 above
@@ -136,7 +178,8 @@ FUNCTIONS = (
             _adapt_train_logreg_binary, ("objective", 1e-05)),
         )),
     CourseFunction(
-        name="trainWeightedLogRegBinary", signature="(DTR, LTR, l, pT)",
+        name="trainWeightedLogRegBinary", formula=WEIGHTED_LOGREG,
+        signature="(DTR, LTR, l, pT)",
         topic="prior-weighted logistic regression (eq. 101)",
         reference="logreg.train_logreg_binary (`prior=pT`)", forms="returns (w, b)", cases=_wlr),
     CourseFunction(

@@ -19,6 +19,7 @@ from mlpr.grading.framework import (
     Mistake,
     as_array,
 )
+from mlpr.grading.mutants import Formula
 from mlpr.svm import (
     poly_kernel,
     rbf_kernel,
@@ -31,6 +32,24 @@ __all__ = ["LAB", "FUNCTIONS"]
 
 #: The lab's number in the course's 2024 edition
 LAB = 9
+
+
+def poly_formula(degree, c):
+    def kernelFunc(D1, D2):
+        return (D1.T @ D2 + c) ** degree  # eq. 179: (x1^T x2 + c)^d
+    return kernelFunc
+
+
+def rbf_formula(gamma):
+    def kernelFunc(D1, D2):
+        dist2 = (D1 ** 2).sum(0)[:, None] + (D2 ** 2).sum(0)[None, :] - 2 * D1.T @ D2
+        return np.exp(-gamma * dist2)     # eq. 180: exp(-gamma ||x1 - x2||^2)
+    return kernelFunc
+
+
+POLY = Formula(poly_formula, glossary={"c": "the kernel's constant c", "degree": "d"})
+RBF = Formula(rbf_formula, glossary={"gamma": "the kernel's gamma (eq. 180)",
+                                     "dist2": "||x1 - x2||^2"})
 
 
 def _svm_linear_objective(D, L, C, K):
@@ -226,10 +245,12 @@ FUNCTIONS = (
             _adapt_train_svm_linear, ("objective", 3e-05)),
         )),
     CourseFunction(
-        name="polyKernel", signature="(degree, c)", topic="polynomial kernel (eq. 179)",
+        name="polyKernel", formula=POLY,
+        signature="(degree, c)", topic="polynomial kernel (eq. 179)",
         reference="svm.poly_kernel", forms="returns kernelFunc(D1, D2)", cases=_poly),
     CourseFunction(
-        name="rbfKernel", signature="(gamma)", topic="RBF kernel (eq. 180)",
+        name="rbfKernel", formula=RBF,
+        signature="(gamma)", topic="RBF kernel (eq. 180)",
         reference="svm.rbf_kernel", forms="returns kernelFunc(D1, D2)", cases=_rbf),
     CourseFunction(
         name="train_dual_SVM_kernel", signature="(DTR, LTR, C, kernelFunc, eps=1.0)",

@@ -29,13 +29,81 @@ from mlpr.grading.framework import (
     Comparison,
     Fail,
     Mistake,
+    as_array,
     closed_form,
 )
+from mlpr.grading.mutants import Formula
 
 __all__ = ["LAB", "FUNCTIONS"]
 
 #: The lab's number in the course's 2024 edition
 LAB = 10
+
+
+def smooth_formula(C, psi):
+    s, U = np.linalg.eigh(C)              # section 9.4: C = U diag(s) U^T
+    s = np.maximum(s, psi)                # section 9.4: the eigenvalues floored at psi
+    return U @ np.diag(s) @ U.T           # section 9.4: rebuilt, U diag(s) U^T
+
+
+def em_step_formula(X, gmm, covType="Full", psiEig=None):
+    N = X.shape[1]
+    K = len(gmm)  # noqa: F841 (a count in scope: the mutants' 1 / K)
+    S = np.array([np.log(w) + logpdf_GAU_ND(X, mu, C) for w, mu, C in gmm])  # eq. 191: log joint
+    logMarginal = scipy.special.logsumexp(S, axis=0)  # eq. 191: the log-marginal
+    gamma = np.exp(S - logMarginal)       # eq. 191: the responsibilities, summing to 1
+    new = []
+    for g in gamma:
+        N_c = g.sum()                     # eq. 199: the zero-order statistic N_c = sum_i gamma_ci
+        F_c = X @ g[:, None]              # eq. 199: the first-order statistic
+        S_c = (g * X) @ X.T               # eq. 200: the second-order statistic
+        mu_c = F_c / N_c                  # eq. 199: the new mean
+        C_c = S_c / N_c - mu_c @ mu_c.T   # eq. 200: the new covariance
+        if covType == "Diagonal":
+            C_c = np.diag(np.diag(C_c))
+        w_c = N_c / N                     # eq. 201: the new weight, N_c / N
+        new.append([w_c, mu_c, C_c])
+    if covType == "Tied":
+        CT = sum(w_c * C_c for w_c, mu_c, C_c in new)  # eq. 200-201: sum_c N_c Sigma_c / N
+        for comp in new:
+            comp[2] = CT
+    if psiEig is not None:
+        for comp in new:
+            comp[2] = floor_covariance(comp[2], psiEig)
+    return [tuple(comp) for comp in new]
+
+
+def split_formula(gmm, alpha=0.1, verbose=True):
+    out = []
+    for w, mu, C in gmm:
+        s, U = np.linalg.eigh(C)          # section 9.4: eigh, eigenvalues in ascending order
+        u = U[:, -1]                      # section 9.4: the leading eigenvector, U[:, -1]
+        d = u[:, None] * np.sqrt(s[-1]) * alpha  # section 9.4: alpha sqrt(s[-1]) u
+        half = w / 2                      # section 9.4: each half has the weight w / 2
+        out.append((half, mu - d, C))
+        out.append((half, mu + d, C))
+    return out
+
+
+def _rows_match(got, value):
+    """Two GMMs' rows, in any order of the components, at 1e-8."""
+    a, b = as_array(got), as_array(value)
+    if a.shape != b.shape:
+        return Comparison(False, math.inf, 1e-8)
+    a, b = a[np.lexsort(a.T[::-1])], b[np.lexsort(b.T[::-1])]
+    return closed_form(1e-8)(a, b)
+
+
+_GMM_GLOSSARY = {"N_c": "the component's zero-order statistic, sum_i gamma_ci (its "
+                        "responsibilities' sum)", "N": "the number of samples",
+                 "gamma": "the responsibilities", "w_c": "the weight N_c / N",
+                 "logMarginal": "the log-marginal, the normalisation of the responsibilities",
+                 "U": "the eigenvectors, in eigh's ascending order", "s": "the eigenvalues",
+                 "w": "the component's weight"}
+SMOOTH = Formula(smooth_formula, glossary={"U": "the eigenvectors of C"})
+EM_STEP = Formula(em_step_formula, glossary=_GMM_GLOSSARY,
+                  replace={"N_c": ("N",), "N": ("N_c",), "w_c": ("1 / K",)})
+SPLIT = Formula(split_formula, glossary=_GMM_GLOSSARY, match=_rows_match)
 
 
 def _logpdf_gmm(run):
@@ -334,11 +402,13 @@ FUNCTIONS = (
             Adapter("logpdf_GMM", (("logpdf_GMM",),), _adapt_logpdf_GMM),
         )),
     CourseFunction(
-        name="smooth_covariance_matrix", signature="(C, psi)",
+        name="smooth_covariance_matrix", formula=SMOOTH,
+        signature="(C, psi)",
         topic="eigenvalue floor of a covariance (9.4)", reference="generative.floor_covariance",
         cases=_smooth),
     CourseFunction(
-        name="train_GMM_EM_Iteration", signature="(X, gmm, covType='Full', psiEig=None)",
+        name="train_GMM_EM_Iteration", formula=EM_STEP,
+        signature="(X, gmm, covType='Full', psiEig=None)",
         topic="one EM iteration (eq. 191, 199-201)", reference="gmm.em_step",
         forms="gmm as [(w, mu, C), ...]; covType 'Full' | 'Diagonal' | 'Tied'", cases=_em_iter,
         adapters=(
@@ -355,7 +425,8 @@ FUNCTIONS = (
             _adapt_train_gmm_em, ("values", 1e-06)),
         )),
     CourseFunction(
-        name="split_GMM_LBG", signature="(gmm, alpha=0.1, verbose=True)",
+        name="split_GMM_LBG", formula=SPLIT,
+        signature="(gmm, alpha=0.1, verbose=True)",
         topic="the LBG split (9.4)", reference="gmm.split_gmm", forms="gmm as [(w, mu, C), ...]",
         cases=_split_gmm_task,
         adapters=(

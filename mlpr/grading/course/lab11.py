@@ -19,12 +19,23 @@ from mlpr.grading.framework import (
     as_array,
     exact,
 )
+from mlpr.grading.mutants import Formula
 from mlpr.logreg import logreg_obj_wrap, train_logreg_binary
 
 __all__ = ["LAB", "FUNCTIONS"]
 
 #: The lab's number in the course's 2024 edition
 LAB = 11
+
+
+def folds_formula(X, idx):
+    K = 5
+    train = np.hstack([X[j::K] for j in range(K) if j != idx])  # section 7.3: the K - 1 other folds
+    val = X[idx::K]                       # section 7.3: the validation fold idx
+    return train, val
+
+
+FOLDS = Formula(folds_formula, glossary={"idx": "the validation fold"})
 
 
 def _folds(run):
@@ -82,7 +93,8 @@ def _fusion(run):
 
 FUNCTIONS = (
     CourseFunction(
-        name="extract_train_val_folds_from_ary", signature="(X, idx)",
+        name="extract_train_val_folds_from_ary", formula=FOLDS,
+        signature="(X, idx)",
         topic="the labs' K-fold split of score arrays (K = 5)",
         reference="numpy: X[idx::K] against the other folds", forms="returns (train, val)",
         cases=_folds),

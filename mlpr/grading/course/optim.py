@@ -128,14 +128,16 @@ def early_stop(f, opt: float, rtol: float = RTOL_OBJECTIVE, objective_eq: str = 
             else ""
         measured = f"your objective is {gap:.2g} (relative) above the minimum{at}"
         early = f"the optimiser stopped early ({advice})"
-        other = f"an objective that differs from {objective_eq or 'the notes'}"
+        other = (f"an objective that differs from {objective_eq or 'the notes'} (none of the "
+                 f"kit's known mistakes and mutants of it has its minimiser at your point)")
+        gradient = ("a gradient that does not match the objective (if you pass an analytic "
+                    "gradient, check it against finite differences: "
+                    "scipy.optimize.check_grad)")
         if gap <= rtol:
-            return f"{measured}: the point is not stationary: {early}"
-        if gap <= LIKELY_EARLY:
-            return f"{measured}: most likely {early}; else {other}"
-        return f"{measured}: either {early}, or {other} (its minimiser is elsewhere)"
+            return (f"{measured}: the point is not stationary: either {early}, or {gradient}")
+        return f"{measured}: either {early}, or {other}, or {gradient}"
 
-    return Mistake("factr", hint, lambda: None, matches)
+    return Mistake("factr", hint, lambda: None, matches, after_search=True)
 
 
 def one_over_N(D, L, l, pT):

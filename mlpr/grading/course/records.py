@@ -67,6 +67,9 @@ class CourseFunction:
         A name of the kit's own, graded only on request.
     adapters : tuple of Adapter
         The mlpr functions student mode computes with it.
+    formula : mlpr.grading.mutants.Formula, optional
+        A plain-numpy implementation of the answer in the course's form, whose mutants name a
+        wrong answer's cause when no listed mistake does (given to each case without its own).
     """
 
     name: str
@@ -81,6 +84,7 @@ class CourseFunction:
     function: str = ""
     extra: bool = False
     adapters: tuple = ()
+    formula: object = None
 
     @property
     def function_name(self) -> str:
@@ -115,7 +119,7 @@ class Run:
 
     def cases(self, record: CourseFunction) -> list:
         """The cases of ``record`` in this run (built once)."""
-        return self.shared(_cases_of, record.cases)
+        return self.shared(_cases_of, record.cases, record.formula)
 
     def sub(self, salt: int, fixed: int | None = None) -> int:
         """The seed of one synthetic data set: ``fixed`` (or ``salt``) for the fixed cases."""
@@ -139,8 +143,12 @@ class Run:
         return (DTR[:, keep], LTR[keep]), (DVAL[:, order], LVAL[order])
 
 
-def _cases_of(run: Run, build: Callable) -> list:
-    return build(run)
+def _cases_of(run: Run, build: Callable, formula=None) -> list:
+    cases = build(run)
+    for case in cases:
+        if getattr(case, "formula", None) is None and formula is not None:
+            case.formula = formula
+    return cases
 
 
 #: The run of the fixed cases (no seed): a TA's `reference`, the kit's own tests and a grading
