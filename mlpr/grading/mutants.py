@@ -37,7 +37,8 @@ import scipy.optimize
 
 from mlpr.grading.operators import OPERATORS
 
-__all__ = ["Formula", "Mutant", "OPERATORS", "mutants", "search", "evaluate", "MAX_MUTANTS",
+__all__ = ["Formula", "Mutant", "OPERATORS", "mutants", "search", "evaluate", "unseparated",
+           "MAX_MUTANTS",
            "MAX_PAIRS", "BUDGET_SECONDS"]
 
 #: Single mutants evaluated per case at most
@@ -196,8 +197,9 @@ def mutants(formula: Formula, base: ast.Module | None = None) -> list:
     out = []
     for k, stmt in enumerate(fn.body):
         for node, path in _paths(stmt, (("body", 0), ("body", k))):
-            if isinstance(getattr(node, "ctx", None), ast.Store):
-                continue
+            if isinstance(getattr(node, "ctx", None), ast.Store) or \
+                    any(f in ("targets", "target") for f, _ in path):
+                continue  # what a line assigns to is not a term of its equation
             line = getattr(node, "lineno", None) or getattr(stmt, "lineno", 0)
             if isinstance(node, ast.comprehension):
                 line = getattr(node.iter, "lineno", line)
@@ -492,3 +494,52 @@ def search(case, got, compare, budget: float = BUDGET_SECONDS, max_mutants: int 
     first, *others = list(texts)
     return "; ".join([first] + [f"it matches as well the formula computed with "
                                 f"{t.split('computed with ', 1)[1]}" for t in others])
+
+
+def unseparated(cases: list, default_compare: Callable) -> list:
+    """What the cases of one task cannot tell from the right answer: each listed mistake and
+    each single mutant of the task's formula whose answer passes the case's comparison on every
+    case (for an objective, whose minimiser mlpr's minimiser is too). Sorted descriptions,
+    ``"mistake <name>"`` or ``"mutant <change> (line N)"``. ``default_compare`` compares the
+    cases that name no comparison of their own (the kit's `closed_form`)."""
+    seen: dict = {}
+    for case in cases:
+        compare = case.compare or default_compare
+        for m in case.mistakes:
+            if m.after_search:
+                continue
+            try:
+                value = m.value()
+                if value is None:
+                    continue
+                same = _same(compare, value, case.expected)[0] or (
+                    m.compare is not None and _same(m.compare, case.expected, value)[0])
+            except Exception:  # a mistake that does not apply to these inputs
+                continue
+            key = f"mistake {m.name}"
+            seen[key] = seen.get(key, True) and same
+        formula = case.formula
+        if formula is None or (formula.cases is not None and not formula.cases(case)):
+            continue
+        base, singles = _prepared(formula)
+        for i, m in enumerate(singles[:MAX_MUTANTS]):
+            kind, out = _outcome(case, formula, base, singles, (i,))
+            key = f"mutant {m.change} (line {m.line})"
+            if kind != "out":  # it raises on this case: a student's code would fail it
+                seen[key] = False
+                continue
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    if formula.objective:
+                        v = case.context["minimiser"]
+                        same = _gradient(out, np.asarray(v, dtype=np.float64)) <= \
+                            GRADIENT_MATCH
+                    else:
+                        v = out if case.post is None else case.post(out)
+                        same = _finite(v) and _same(compare, v, case.expected)[0]
+                except Exception:  # a mutant's answer of another form: separated
+                    same = False
+            seen[key] = seen.get(key, True) and same
+    return sorted(k for k, same in seen.items() if same)
+

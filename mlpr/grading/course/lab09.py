@@ -47,6 +47,30 @@ def rbf_formula(gamma):
     return kernelFunc
 
 
+def svm_linear_formula(DTR, LTR, C, K=1):
+    z = 2 * LTR - 1                       # eq. 158: the labels z_i = 2 c_i - 1, in {-1, +1}
+    Xh = np.vstack([DTR, K * np.ones((1, DTR.shape[1]))])  # the data extended with K
+    H = np.outer(z, z) * (Xh.T @ Xh)      # eq. 158: H_ij = z_i z_j x_i^T x_j
+    alpha = optim.labs_dual(H, C)         # eq. 165: the dual, 0 <= alpha_i <= C
+    w_hat = Xh @ (alpha * z)              # eq. 156: w = sum_i alpha_i z_i x_i
+    return w_hat[:-1], w_hat[-1] * K      # the bias b = K w_hat[-1]
+
+
+def svm_kernel_formula(DTR, LTR, C, kernelFunc, eps=1.0):
+    z = 2 * LTR - 1                       # eq. 158: the labels z_i = 2 c_i - 1, in {-1, +1}
+    H = np.outer(z, z) * (kernelFunc(DTR, DTR) + eps)  # eq. 173: H_ij = z_i z_j (k + eps)
+    alpha = optim.labs_dual(H, C)         # eq. 165: the dual, 0 <= alpha_i <= C
+
+    def fScore(DTE):
+        Ke = kernelFunc(DTR, DTE) + eps   # eq. 174: the kernel with its constant
+        return (alpha * z) @ Ke           # eq. 174: sum_i alpha_i z_i k(x_i, x)
+    return fScore
+
+
+_SVM_GLOSSARY = {"z": "the labels z_i in {-1, +1}", "alpha": "the dual variables alpha_i",
+                 "H": "H_ij = z_i z_j k(x_i, x_j)"}
+SVM_LINEAR = Formula(svm_linear_formula, glossary=_SVM_GLOSSARY, match=optim.near(1e-4))
+SVM_KERNEL = Formula(svm_kernel_formula, glossary=_SVM_GLOSSARY, match=optim.near(1e-4))
 POLY = Formula(poly_formula, glossary={"c": "the kernel's constant c", "degree": "d"})
 RBF = Formula(rbf_formula, glossary={"gamma": "the kernel's gamma (eq. 180)",
                                      "dist2": "||x1 - x2||^2"})
@@ -235,7 +259,7 @@ def _adapt_train_svm_kernel(code, f):
 
 FUNCTIONS = (
     CourseFunction(
-        name="train_dual_SVM_linear", signature="(DTR, LTR, C, K=1)",
+        name="train_dual_SVM_linear", formula=SVM_LINEAR, signature="(DTR, LTR, C, K=1)",
         topic="linear SVM, the labs' dual (constant feature K)", reference="svm.train_svm_linear",
         forms="returns (w, b), b = K w_hat[-1]", cases=_svm_linear,
         adapters=(
@@ -253,7 +277,8 @@ FUNCTIONS = (
         signature="(gamma)", topic="RBF kernel (eq. 180)",
         reference="svm.rbf_kernel", forms="returns kernelFunc(D1, D2)", cases=_rbf),
     CourseFunction(
-        name="train_dual_SVM_kernel", signature="(DTR, LTR, C, kernelFunc, eps=1.0)",
+        name="train_dual_SVM_kernel", formula=SVM_KERNEL,
+        signature="(DTR, LTR, C, kernelFunc, eps=1.0)",
         topic="kernel SVM, the labs' dual (eps in the kernel)", reference="svm.train_svm_kernel",
         forms="takes kernelFunc(D1, D2); returns fScore(DTE)", cases=_svm_kernel,
         adapters=(
