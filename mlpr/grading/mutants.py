@@ -352,21 +352,29 @@ def _minimise(J, start: np.ndarray, maxfun: int) -> np.ndarray:
     return x if float(J(x)) <= float(J(start)) else np.array(start, dtype=np.float64)
 
 
-def _finite(v, depth: int = 0) -> bool:
-    """Whether every number of a mutant's answer is finite."""
+def _finite(v) -> bool:
+    """Whether an answer is evidence: no NaN, and some finite number (an infinite threshold
+    may be part of a right answer; an answer of infinities alone names nothing)."""
+    numbers = _numbers(v)
+    return numbers is not None and bool(numbers.size) and not np.isnan(numbers).any() and \
+        bool(np.isfinite(numbers).any())
+
+
+def _numbers(v, depth: int = 0):
+    """Every number of an answer as one flat float array (None if it has something else)."""
     if depth > 5:
-        return False
-    if isinstance(v, (tuple, list)):
-        return all(_finite(x, depth + 1) for x in v)
-    if isinstance(v, dict):
-        return all(_finite(x, depth + 1) for x in v.values())
+        return None
+    if isinstance(v, (tuple, list)) or isinstance(v, dict):
+        parts = [_numbers(x, depth + 1) for x in (v.values() if isinstance(v, dict) else v)]
+        if any(p is None for p in parts):
+            return None
+        return np.concatenate(parts) if parts else np.zeros(0)
     if callable(v) or v is None:
-        return True
+        return np.zeros(0)
     try:
-        a = np.asarray(v, dtype=np.float64)
-    except Exception:  # not numbers: nothing to say against it
-        return True
-    return bool(np.all(np.isfinite(a)))
+        return np.asarray(v, dtype=np.float64).reshape(-1)
+    except Exception:  # not numbers
+        return None
 
 
 def _same(compare, a, b) -> tuple:

@@ -274,6 +274,15 @@ def _op_replace(node, formula):
             yield new, f"`{expr}` in place of `{name}` in `{_u(node)}`"
 
 
+def _op_ends(node, formula):
+    """The other end: a two-item list in the other order (``[a, [True]]`` -> ``[[True], a]``:
+    the first of a run where the formula keeps the last)."""
+    if isinstance(node, ast.List) and len(node.elts) == 2:
+        new = ast.List([node.elts[1], node.elts[0]], ast.Load())
+        yield new, (f"`{_u(new)}` in place of `{_u(node)}` (the other end: the first instead "
+                    f"of the last, or the last instead of the first)")
+
+
 #: The operators: name -> function(node, formula) yielding (replacement, change in words)
 OPERATORS = {
     "drop term": _op_drop_term,
@@ -290,6 +299,7 @@ OPERATORS = {
     "axis": _op_axis,
     "index": _op_index,
     "range": _op_range,
+    "ends": _op_ends,
     "drop argument": _op_drop_argument,
     "drop condition": _op_drop_condition,
     "labels": _op_labels,

@@ -9,6 +9,8 @@ adapters, ``--list`` and the concordance of ``docs/grading.md`` are generated fr
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import scipy.special
 
@@ -127,6 +129,27 @@ def min_dcf_formula(llr, classLabels, prior, Cfn, Cfp, returnThreshold=False):
     return np.min(DCF)                    # section 7.3: the minimum over the thresholds
 
 
+def rates_formula(llr, classLabels):
+    order = np.argsort(llr, kind="stable")  # section 7.1: the scores in increasing order
+    s = llr[order]
+    lab = classLabels[order]              # section 7.1: the labels in the scores' order
+    nT = np.sum(lab == 1)
+    nF = np.sum(lab == 0)
+    FN = np.concatenate([[0], np.cumsum(lab == 1)])  # section 7.1: the targets rejected
+    FP = nF - np.concatenate([[0], np.cumsum(lab == 0)])  # section 7.1: the others accepted
+    th = np.concatenate([[-np.inf], s])   # section 7.1: -inf, then every score
+    keep = np.concatenate([th[1:] != th[:-1], [True]])  # eq. 130: the last of each run of ties
+    return FN[keep] / nT, FP[keep] / nF, th[keep]
+
+
+def _rates_match(got, value) -> Comparison:
+    """Two answers of the ROC tasks with the same (Pfn, Pfp) points."""
+    a = np.unique(np.round(np.column_stack(got[:2]), 12), axis=0)
+    b = np.unique(np.round(np.column_stack(value[:2]), 12), axis=0)
+    same = a.shape == b.shape and bool(np.allclose(a, b, atol=1e-12))
+    return Comparison(same, 0.0 if same else math.inf, 0.0, "points that differ")
+
+
 _DCF_GLOSSARY = {"TP": "M[1, 1], the class-1 samples decided 1",
                  "TN": "M[0, 0], the class-0 samples decided 0",
                  "FN": "M[0, 1], the class-1 samples decided 0",
@@ -147,6 +170,9 @@ RISK_BINARY = Formula(risk_binary_formula, glossary=_DCF_GLOSSARY,
 RISK = Formula(risk_formula, glossary=_DCF_GLOSSARY, replace={"costMatrix": ("costMatrix.T",)})
 ACT = Formula(act_formula, glossary=_DCF_GLOSSARY)
 BAYES_PLOT = Formula(bayes_plot_formula, glossary=_DCF_GLOSSARY)
+RATES = Formula(rates_formula, glossary={
+    "classLabels": "the labels, to be permuted with the scores: classLabels[order]",
+    "keep": "the last entry of each run of equal scores (ties)"}, match=_rates_match)
 MIN_DCF = Formula(min_dcf_formula, glossary=_DCF_GLOSSARY,
                   cases=lambda case: not case.kwargs.get("returnThreshold"))
 
@@ -590,11 +616,11 @@ FUNCTIONS = (
         reference="evaluation.bayes_error_curve",
         forms="returns (effPriorLogOdds, actDCF, minDCF)", cases=_bayes_plot),
     CourseFunction(
-        name="compute_Pfn_Pfp_allThresholds_fast", signature="(llr, classLabels)",
+        name="compute_Pfn_Pfp_allThresholds_fast", formula=RATES, signature="(llr, classLabels)",
         topic="Pfn and Pfp over all thresholds, sorted scores", reference="evaluation.roc_points",
         forms="returns (Pfn, Pfp[, thresholds])", cases=_rates_fast),
     CourseFunction(
-        name="compute_Pfn_Pfp_allThresholds_slow", signature="(llr, classLabels)",
+        name="compute_Pfn_Pfp_allThresholds_slow", formula=RATES, signature="(llr, classLabels)",
         topic="Pfn and Pfp over all thresholds, one by one", reference="evaluation.roc_points",
         forms="returns (Pfn, Pfp[, thresholds])", cases=_rates_slow),
     CourseFunction(
