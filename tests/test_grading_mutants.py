@@ -106,3 +106,43 @@ def test_every_operator_describes_its_change():
 def test_confidence_in_words():
     assert mutants._order(3e-13) == "1e-12"
     assert math.isfinite(mutants.MAX_MUTANTS) and mutants.BUDGET_SECONDS > 0
+
+
+def test_an_offset_or_an_order_needs_three_values():
+    """On one or two values any difference is a "constant offset": the kit says nothing."""
+    from mlpr.grading.framework import _numeric_hint
+
+    assert _numeric_hint(np.array([1.5, 2.5]), np.array([1.0, 2.0]), {}) is None
+    assert _numeric_hint(np.array([1.5, 2.5, 3.5]), np.array([1.0, 2.0, 3.0]), {}).startswith(
+        "every value is off by the same constant")
+    hint = _numeric_hint(np.array([3.0, 1.0, 2.0]), np.array([1.0, 2.0, 3.0]), {})
+    assert "another order" in hint and "eigh" not in hint
+
+
+def test_an_early_stop_is_never_named_alone():
+    """The optimiser's hint says what it measured and the causes that fit, never "most likely
+    stopped early"."""
+    case = _case("trainWeightedLogRegBinary")
+    factr = [m for m in case.mistakes if m.name == "factr"][0]
+    assert factr.after_search
+    v = case.context["minimiser"] * 1.01
+    hint = factr.hint(v)
+    assert "most likely" not in hint and "either the optimiser stopped early" in hint
+    assert "finite differences" in hint
+
+
+def test_a_mutant_objective_is_named_by_its_minimiser():
+    """A point that minimises the prior-weighted objective with n_T and n_F swapped is named."""
+    from mlpr.logreg import logreg_obj_wrap
+
+    case = _case("trainWeightedLogRegBinary")
+    DTR, LTR, lam, pT = case.args
+    nT, nF = int(np.sum(LTR == 1)), int(np.sum(LTR == 0))
+    assert nT != nF
+    # n_T and n_F swapped is eq. 101 with the prior p such that p / n_T = pT / n_F (rescaled)
+    m = pT * nT / nF + (1 - pT) * nF / nT
+    f = logreg_obj_wrap(DTR, LTR, lam / m, prior=pT * nT / nF / m)
+    import scipy.optimize
+    v = scipy.optimize.fmin_l_bfgs_b(f, np.zeros(DTR.shape[0] + 1), factr=1.0, pgtol=1e-9)[0]
+    hint = mutants.search(case, v, case.compare)
+    assert hint and "n_T and n_F swapped" in hint

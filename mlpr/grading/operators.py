@@ -121,7 +121,8 @@ def _op_min_max(node, formula):
 
 
 def _op_compare(node, formula):
-    """``>=`` for ``>`` and the other way round (and ``<`` / ``<=``, ``==`` / ``!=``)."""
+    """``>=`` for ``>`` and the other way round (and ``<`` / ``<=``, ``==`` / ``!=``); a test
+    inverted (``>=`` or ``>`` for ``<=``)."""
     if isinstance(node, ast.Compare) and len(node.ops) == 1:
         swap = {ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Lt: ast.LtE, ast.LtE: ast.Lt,
                 ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
@@ -129,6 +130,11 @@ def _op_compare(node, formula):
             return
         new = ast.Compare(node.left, [swap[type(node.ops[0])]()], node.comparators)
         yield new, f"`{_u(new)}` in place of `{_u(node)}`"
+        inverse = {ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Lt: ast.Gt, ast.LtE: ast.GtE}
+        for op in (inverse.get(type(node.ops[0])), swap.get(inverse.get(type(node.ops[0])))):
+            if op is not None:
+                new = ast.Compare(node.left, [op()], node.comparators)
+                yield new, f"`{_u(new)}` in place of `{_u(node)}` (the test inverted)"
 
 
 def _op_any_all(node, formula):

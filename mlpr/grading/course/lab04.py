@@ -48,6 +48,30 @@ def ll_formula(X, mu, C):
     return np.sum(logpdf)                                  # eq. 46: the sum over the samples
 
 
+def kmeans_formula(D, n, seed=0):
+    rng = np.random.RandomState(seed)
+    centroids = D[:, rng.choice(D.shape[1], n, replace=False)]  # n samples drawn as the start
+    clusterLabels = None
+    for _ in range(100):
+        dist = ((D[:, None, :] - centroids[:, :, None]) ** 2).sum(0)  # eq. 197: the distances
+        newLabels = np.argmin(dist, 0)    # eq. 197: each sample to its nearest centroid
+        if clusterLabels is not None and (newLabels == clusterLabels).all():  # a fixed point
+            break
+        clusterLabels = newLabels
+        for c in range(n):
+            if (clusterLabels == c).any():
+                centroids[:, c] = D[:, clusterLabels == c].mean(1)  # eq. 196: the cluster means
+    return centroids, clusterLabels
+
+
+def _same_clustering(got, value) -> Comparison:
+    """Two answers of K-means with the same centroids (at 1e-10) and the same labels."""
+    (c1, l1), (c2, l2) = got, value
+    same = np.shape(c1) == np.shape(c2) and np.array_equal(l1, l2) and \
+        bool(np.allclose(c1, c2, rtol=1e-10, atol=0.0))
+    return Comparison(same, 0.0 if same else np.inf, 0.0, "centroids or labels that differ")
+
+
 #: The Gaussian log-density, for the mutation search
 LOGPDF = Formula(logpdf_formula, glossary={
     "logdet": "log|C|, the log-determinant of the covariance",
@@ -55,6 +79,9 @@ LOGPDF = Formula(logpdf_formula, glossary={
     "M": "the number of features",
     "Xc": "the centred samples x - mu"})
 LL = dataclasses.replace(LOGPDF, function=ll_formula)
+KMEANS = Formula(kmeans_formula, glossary={"newLabels": "the clusters of this assignment",
+                                           "clusterLabels": "the clusters of the previous one"},
+                 match=_same_clustering)
 
 
 def _logpdf_mistakes(X, mu, C):
@@ -205,7 +232,7 @@ FUNCTIONS = (
         signature="(X, mu, C)", topic="Gaussian log-likelihood",
         reference="gaussian.loglikelihood", cases=_compute_ll),
     CourseFunction(
-        name="k_means", signature="(D, n, seed=0)", topic="K-means clustering",
+        name="k_means", formula=KMEANS, signature="(D, n, seed=0)", topic="K-means clustering",
         reference="gmm.kmeans", cases=_k_means,
         adapters=(
             # its random start makes any fixed point of Lloyd's iteration right: every sample at its

@@ -73,6 +73,21 @@ def em_step_formula(X, gmm, covType="Full", psiEig=None):
     return [tuple(comp) for comp in new]
 
 
+def em_formula(X, gmm, covType="Full", psiEig=None, epsLLAverage=1e-6, verbose=True):
+    llOld = np.mean(logpdf_GMM(X, gmm_from_list(gmm)))  # section 9.3: the average log-likelihood
+    for _ in range(_EM_ITERATIONS):
+        gmm = em_step_formula(X, gmm, covType, psiEig)  # eq. 191-201: one EM iteration
+        llNew = np.mean(logpdf_GMM(X, gmm_from_list(gmm)))
+        if llNew - llOld <= epsLLAverage:  # section 9.3: stop when the increase is at most eps
+            return gmm
+        llOld = llNew
+    return gmm
+
+
+#: The iterations of EM a formula runs at most (its mutants may never stop)
+_EM_ITERATIONS = 200
+
+
 def split_formula(gmm, alpha=0.1, verbose=True):
     out = []
     for w, mu, C in gmm:
@@ -103,6 +118,9 @@ _GMM_GLOSSARY = {"N_c": "the component's zero-order statistic, sum_i gamma_ci (i
 SMOOTH = Formula(smooth_formula, glossary={"U": "the eigenvectors of C"})
 EM_STEP = Formula(em_step_formula, glossary=_GMM_GLOSSARY,
                   replace={"N_c": ("N",), "N": ("N_c",), "w_c": ("1 / K",)})
+EM = Formula(em_formula, glossary={"epsLLAverage": "the stopping threshold of the increase of "
+                                                   "the average log-likelihood"},
+             match=closed_form(optim.RTOL_EM))
 SPLIT = Formula(split_formula, glossary=_GMM_GLOSSARY, match=_rows_match)
 
 
@@ -415,7 +433,7 @@ FUNCTIONS = (
             Adapter("em_step", (("train_GMM_EM_Iteration",),), _adapt_em_step),
         )),
     CourseFunction(
-        name="train_GMM_EM",
+        name="train_GMM_EM", formula=EM,
         signature="(X, gmm, covType='Full', psiEig=None, epsLLAverage=1e-6, verbose=True)",
         topic="EM to convergence (9.3)", reference="gmm.train_gmm_em",
         forms="gmm as [(w, mu, C), ...]; covType 'Full' | 'Diagonal' | 'Tied'", cases=_em_full,
