@@ -3,6 +3,9 @@ r"""The grading kit: grade course-style lab solutions against mlpr, and say why 
 The package is its own trust boundary (the guide and the threat model are ``docs/grading.md``):
 
 - `mlpr.grading.framework`: cases, comparisons, hints and fixtures (the grader's side);
+- `mlpr.grading.mutants` and `mlpr.grading.operators`: the mutation search that names a wrong
+  answer's cause when no listed mistake does (the mutants of a task's formula, evaluated in the
+  grader's process), and its whitelist of operators;
 - `mlpr.grading.course`: the course as data, one module per lab and one record per course
   function (its name and signature, its forms, mlpr's reference, its cases and known mistakes,
   its points, the adapters of student mode), from which the tasks, student mode's adapters,
