@@ -1,10 +1,12 @@
 """Grade the single-mistake variants of the course-style solution and tally what the kit says.
 
-``tests/grading_submissions/mistakes/`` holds copies of ``course_style.py`` with one mistake each
-(marked ``# MISTAKE:``) and ``index.json``: for each variant the course function(s) it changes,
-its lab, the cause in words, the tasks that should fail (``fails``; ``primary``: the tasks of
-the changed function), the labs to grade, and a keyword rule that judges a hint: ``expect``
-(any of them: the hint names the cause) and ``wrong_if`` (any of them: it names another one).
+``tests/grading_submissions/mistakes/`` holds, for each variant, the function(s) of
+``course_style.py`` it changes, with one mistake (marked ``# MISTAKE:``): the bench assembles
+each variant as ``course_style.py`` with those functions in place (`assemble`). ``index.json``
+gives for each variant the course function(s) it changes, its lab, the cause in words, the tasks
+that should fail (``fails``; ``primary``: the tasks of the changed function), the labs to grade,
+and a keyword rule that judges a hint: ``expect`` (any of them: the hint names the cause) and
+``wrong_if`` (any of them: it names another one).
 
 The kit grades each variant through its command line (``python -m mlpr.grading --lab N --seed S
 --format json``), one call per lab and seed holding ``course_style.py`` and every variant that
@@ -32,6 +34,7 @@ Results go to ``benchmarks/bench_mistakes.json``. Usage:
 from __future__ import annotations
 
 import argparse
+import ast
 import difflib
 import json
 import os
@@ -39,6 +42,7 @@ import platform
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -77,9 +81,31 @@ def judge(hint: str | None, expect: list, wrong_if: list) -> str:
     return "wrong name"
 
 
-def one_place(path: Path, course: list) -> bool:
+def assemble(patch: Path, course: str) -> str:
+    """The variant's module: ``course`` (course_style.py's text) with each top-level function of
+    ``patch`` in place of the function of the same name (a variant file holds only what it
+    changes, its imports for the linter)."""
+    lines = course.splitlines(keepends=True)
+    spans = {n.name: ((n.decorator_list[0].lineno if n.decorator_list else n.lineno) - 1,
+                      n.end_lineno) for n in ast.parse(course).body
+             if isinstance(n, ast.FunctionDef)}
+    text = patch.read_text()
+    plines = text.splitlines(keepends=True)
+    new = {n.name: "".join(plines[(n.decorator_list[0].lineno if n.decorator_list else n.lineno)
+                                  - 1:n.end_lineno])
+           for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)}
+    missing = set(new) - set(spans)
+    if missing:
+        raise ValueError(f"{patch.name}: course_style.py has no {', '.join(sorted(missing))}")
+    for name, (a, b) in sorted(spans.items(), key=lambda kv: -kv[1][0]):  # bottom up
+        if name in new:
+            lines[a:b] = [new[name] if new[name].endswith("\n") else new[name] + "\n"]
+    return "".join(lines)
+
+
+def one_place(text: str, course: list) -> bool:
     """The variant differs from course_style.py in one hunk, and that hunk says MISTAKE."""
-    lines = path.read_text().splitlines()
+    lines = text.splitlines()
     groups = list(difflib.SequenceMatcher(None, course, lines, autojunk=False).get_opcodes())
     changed = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in groups if tag != "equal"]
     if len(changed) != 1:
@@ -151,8 +177,11 @@ def main(argv=None) -> int:
     index = json.loads((FOLDER / "index.json").read_text())["variants"]
     if args.only:
         index = [v for v in index if any(v["file"].startswith(p) for p in args.only)]
+    built = Path(tempfile.mkdtemp(prefix="mlpr-mistakes-"))  # the assembled variants
+    for v in index:
+        (built / v["file"]).write_text(assemble(FOLDER / v["file"], COURSE.read_text()))
     course = COURSE.read_text().splitlines()
-    shape = {v["file"]: one_place(FOLDER / v["file"], course) for v in index}
+    shape = {v["file"]: one_place((built / v["file"]).read_text(), course) for v in index}
 
     labs = kit_labs()
     t0 = time.perf_counter()
@@ -164,7 +193,7 @@ def main(argv=None) -> int:
         sanity[seed] = {"failed": [], "tasks": 0}
         for lab in labs:
             variants = [v for v in index if lab in v["labs"]]
-            paths = [COURSE] + [FOLDER / v["file"] for v in variants]
+            paths = [COURSE] + [built / v["file"] for v in variants]
             reports, status, seconds = grade(paths, lab, seed, args.jobs)
             calls.append({"seed": seed, "lab": lab, "submissions": len(paths),
                           "exit": status, "seconds": round(seconds, 1)})
