@@ -65,6 +65,23 @@ def test_a_test_that_reads_a_lecture_is_slow(tmp_path):
     assert "test_plain PASSED" in proc.stdout and "test_reads_a_lecture" not in proc.stdout
 
 
+@pytest.mark.slow
+def test_tests_that_share_a_lecture_run_on_one_worker(tmp_path):
+    """make test's time rests on --dist loadgroup: the tests that read one lecture's quick run
+    (grouped by tests/conftest.py) go to one worker, which runs the lecture once while the other
+    worker runs other tests. pytest 9.2 broke the grouping under pytest-xdist 3.8 (the tests of a
+    group spread over the workers and wait for each other): the test extra keeps pytest < 9.2."""
+    (tmp_path / "test_g.py").write_text(
+        "import time\n\nimport pytest\n\n\n"
+        + "".join(f"@pytest.mark.lectures('02_iris_exploration')\ndef test_a{i}():\n"
+                  f"    time.sleep(0.2)\n\n\n" for i in range(3))
+        + "".join(f"def test_b{i}():\n    time.sleep(0.2)\n\n\n" for i in range(3)))
+    proc = _pytest(tmp_path, ci=False, args=["-n", "2", "--dist", "loadgroup", "-vv"])
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    workers = set(re.findall(r"\[(gw\d)\][^\n]*test_a\d", proc.stdout))
+    assert len(workers) == 1, proc.stdout[-3000:]
+
+
 def test_a_documented_skip_needs_its_reason():
     for nodeid, (phrase, why) in SKIPS_ALLOWED_IN_CI.items():
         assert undocumented_skip(nodeid, f"... {phrase} ...") is None
