@@ -18,6 +18,7 @@ last check (each step's assertion says which step failed).
 import hashlib
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -194,11 +195,15 @@ def gradescope_root():
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _run_autograder(root: Path, files: dict, isolation: str | None = None
+def _run_autograder(root: Path, files: dict, isolation: str | None = None, student: int = 1
                     ) -> tuple[dict, subprocess.CompletedProcess, float]:
-    """Put ``files`` {name: text} in ROOT/submission (a new one), run ROOT/run_autograder as
-    Gradescope does (from the root), under ``isolation`` if given; the results.json, the
-    process, the seconds."""
+    """Put ``files`` {name: text} in ROOT/submission (a new one) and Gradescope's
+    submission_metadata.json of the user ``student``, run ROOT/run_autograder as Gradescope does
+    (from the root), under ``isolation`` if given; the results.json, the process, the
+    seconds."""
+    (root / autograder.METADATA_NAME).write_text(json.dumps(
+        {"id": 1000 + student, "assignment": {"id": 77, "title": "labs"},
+         "users": [{"id": student, "email": f"s{student}@example.edu", "name": "A Student"}]}))
     shutil.rmtree(root / "submission", ignore_errors=True)
     shutil.rmtree(root / "results", ignore_errors=True)
     (root / "submission").mkdir()
@@ -394,19 +399,29 @@ def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, grad
                    f"ModuleNotFoundError; reading {grader_site[0]}/mlpr: PermissionError; " \
                    f"reading the wheel: PermissionError" in out, out
 
+    # a regrade replays the cases: the seed derives from the image's secret and the student
+    # (the same one as the course-style run's, the hang below; another student another seed)
+    seed_of = {}
+    seed_of["first"] = re.search(r"seed: (\d+)", doc["output"]).group(1)
+
     # a submission that cannot be imported: every test 0, with the reason
     doc, r, seconds["import error"] = _run_autograder(
-        root, {"labs.py": "import numpy\nraise RuntimeError('oops')\n"})
+        root, {"labs.py": "import numpy\nraise RuntimeError('oops')\n"}, student=2)
     _check_results(doc)
     assert doc["score"] == 0 and len(doc["tests"]) == N_TASKS
     assert all(t["status"] == "failed" and "RuntimeError: oops" in t["output"]
                for t in doc["tests"])
     assert "RuntimeError: oops" in doc["output"]
+    seed_of["another student"] = re.search(r"seed: (\d+)", doc["output"]).group(1)
+    assert seed_of["another student"] != seed_of["first"], seed_of
 
     # a function that hangs: its task fails after the configuration's time limit, the others pass
     hang = "\n\ndef Gau_MVG_ML_estimates(D, L):\n    while True:\n        pass\n"
     hanging, r, seconds["hangs"] = _run_autograder(root, {"labs.py": COURSE.read_text() + hang})
     _check_results(hanging)
+    seed_of["regrade"] = re.search(r"seed: (\d+)", hanging["output"]).group(1)
+    assert seed_of["regrade"] == seed_of["first"], seed_of
+    assert "a seed of its own" not in r.stdout
     hung = _by_name(hanging)["lab 5 · Gau_MVG_ML_estimates"]
     assert hung["status"] == "failed" and hung["score"] == 0 and hung["max_score"] == 3
     assert f"hangs: no answer within the time limit of {TIMEOUT:g} s" in hung["output"]
@@ -609,3 +624,27 @@ def test_the_grading_command_line_is_unchanged_beside_the_subcommand(capsys):
     with pytest.raises(SystemExit):
         grading_main(["autograder", "--help"])
     assert "--points FILE" in capsys.readouterr().out
+
+
+def test_the_seed_replays_for_the_same_students_and_differs_for_others(tmp_path):
+    """A regrade (the same students, the same assignment) gets the same seed, whatever the order
+    of a group's users; another student, another assignment or another image's secret gets
+    another one; without the secret or the metadata the run draws a seed and says why."""
+    (tmp_path / "source").mkdir()
+
+    def seed(users, assignment=77, secret="a" * 64):
+        (tmp_path / "source" / autograder.SECRET_NAME).write_text(secret + "\n")
+        (tmp_path / autograder.METADATA_NAME).write_text(json.dumps(
+            {"assignment": {"id": assignment}, "users": [{"id": u} for u in users]}))
+        value, why = autograder.replay_seed(tmp_path)
+        assert why == "" and 0 <= value < 2**31
+        return value
+
+    first = seed([11, 12])
+    assert seed([12, 11]) == first == seed([11, 12])
+    others = {seed([11]), seed([13, 12]), seed([11, 12], assignment=78),
+              seed([11, 12], secret="b" * 64)}
+    assert first not in others and len(others) == 4
+    (tmp_path / autograder.METADATA_NAME).unlink()
+    value, why = autograder.replay_seed(tmp_path)
+    assert 0 <= value < 2**31 and "submission_metadata.json" in why

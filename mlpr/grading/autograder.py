@@ -25,7 +25,10 @@ student's files in ``/autograder/submission``; it must write ``/autograder/resul
     recorded in ``mlpr-autograder.json``, and writes ``results.json``, also when the submission
     cannot be imported (every test at 0 with the reason). If the kit itself fails,
     ``results.json`` gets score 0 and the reason; if Python cannot even start, the shell script
-    writes that file itself. ``MLPR_AUTOGRADER_ISOLATION`` demands an isolation.
+    writes that file itself. ``MLPR_AUTOGRADER_ISOLATION`` demands an isolation. The cases'
+    seed is derived (`replay_seed`) from a secret that setup.sh makes once per image and the
+    students named in Gradescope's ``submission_metadata.json``: a regrade replays the same
+    cases, two students get different ones, and the report prints the seed.
 ``mlpr-autograder.json``
     The choices made when the zip was built: ``labs``, ``points`` ({task name: points}; the
     others keep 1 point), ``visibility``, ``timeout`` (seconds per task).
@@ -43,6 +46,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
+import hmac
 import io
 import json
 import math
@@ -170,7 +175,11 @@ SITE="$("$VENV/bin/python" -I -c "$purelib")"
 "$SUBMISSION_VENV/bin/python" -I -c "$purelib" > "$SITE/mlpr-submission-venv.pth"
 "${SPIP[@]}" install --progress-bar off --no-deps --no-index --target "$SITE" "${WHEELS[0]}"
 
-# 5. this folder (the zip: the wheel, the configuration) readable by root only
+# 5. this folder (the zip: the wheel, the configuration) readable by root only, with the
+#    autograder's secret (made once, here: every run of this image derives its seed from it and
+#    the submission's students, so a regrade replays its cases)
+[ -s "$SOURCE/seed-secret" ] || (umask 077; "$PY" -c \
+    'import secrets; print(secrets.token_hex(32))' > "$SOURCE/seed-secret")
 chmod 0700 "$SOURCE"
 
 # 6. check: mlpr imports and its data verify, the isolation the kit will use and, as root, that
@@ -474,6 +483,33 @@ def check_setup(root=None) -> list:
     return lines
 
 
+#: The autograder's secret, made by setup.sh in ROOT/source (readable by root only)
+SECRET_NAME = "seed-secret"
+#: What Gradescope writes beside the submission: its students, the assignment
+METADATA_NAME = "submission_metadata.json"
+
+
+def replay_seed(root) -> tuple[int, str]:
+    """The run's seed: HMAC-SHA256 of the submission's students (their Gradescope ids, sorted:
+    a group is one key) and the assignment's id under the autograder's secret, so that a regrade
+    of the same students' submission replays its cases and two students get different ones;
+    ``(seed, "")``, or a random seed and the reason when the secret or the metadata is missing
+    or unreadable."""
+    try:
+        secret = (root / "source" / SECRET_NAME).read_bytes().strip()
+        meta = json.loads((root / METADATA_NAME).read_text(encoding="utf-8"))
+        users = sorted(str(u["id"]) for u in meta["users"])
+        if not secret or not users:
+            raise ValueError("no secret" if not secret else "no users")
+        assignment = str((meta.get("assignment") or {}).get("id", ""))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return secrets.randbelow(2**31), (f"no {SECRET_NAME} and {METADATA_NAME} to derive "
+                                          f"it from ({type(exc).__name__}: {exc})")
+    key = json.dumps({"assignment": assignment, "users": users}).encode()
+    digest = hmac.new(secret, key, hashlib.sha256).digest()
+    return int.from_bytes(digest[:4], "big") % 2**31, ""
+
+
 def run(root=None, python=None, isolation: str | None = None) -> dict:
     """Grade ``ROOT/submission`` into ``ROOT/results/results.json`` as configured by
     ``ROOT/source/mlpr-autograder.json`` (``ROOT``: ``$AUTOGRADER_ROOT`` or ``/autograder``),
@@ -498,7 +534,9 @@ def run(root=None, python=None, isolation: str | None = None) -> dict:
             raise ValueError(f"there is no submission folder {submission}")
         _use_layout(root, python)
         isolation = isolation or os.environ.get(ISOLATION_VARIABLE) or "auto"
-        seed = secrets.randbelow(2**31)
+        seed, why = replay_seed(root)
+        if why:
+            print(f"a seed of its own for this run: {why}")
         report = runner.grade(submission, labs=config["labs"], timeout=config["timeout"],
                               seed=seed, isolation=isolation)
         report = with_points(report, config["points"])

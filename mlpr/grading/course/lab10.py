@@ -178,22 +178,39 @@ def _em_full(run):
     X, g = shared.gmm_data(run)
     cases = []
     for cov, psi in (("full", 0.01), ("diagonal", 0.01)):
-        ref, _ = train_gmm_em(X, g, cov, psi=psi, tol=1e-6)
+        # the start is floored as the labs' LBG floors its models (the covariances of its type,
+        # eigenvalues at least psi): from an unfloored start the first floored step can lower
+        # the log-likelihood, the labs' rule (llNew - llOld < eps) stops there and a rule on
+        # |llNew - llOld| goes on; from a floored start every EM step raises it and all stop at
+        # one point
+        g0 = floored_start(g, cov, psi)
+        ref, _ = train_gmm_em(X, g0, cov, psi=psi, tol=1e-6)
         nofloor = None
         if cov == "full":
-            nofloor = train_gmm_em(X, g, cov, psi=None, tol=1e-6)[0]
+            nofloor = train_gmm_em(X, g0, cov, psi=None, tol=1e-6)[0]
         post = _gmm_logpdf_post(X)
         mistakes = []
         if nofloor is not None:
             mistakes.append(Mistake("floor", "the eigenvalue floor psiEig is missing from "
                                                  "the M-step (9.4)",
                                     lambda n=nofloor: logpdf_GMM(X, n), optim.near(1e-5)))
-        cases.append(Case(f"two components, covType '{forms.course_cov(cov)}', psiEig = {psi}",
-                          (X, g.to_list()), logpdf_GMM(X, ref),
+        cases.append(Case(f"two components, covType '{forms.course_cov(cov)}', psiEig = {psi}, "
+                          f"a floored start", (X, g0.to_list()), logpdf_GMM(X, ref),
                           kwargs={"covType": forms.course_cov(cov), "psiEig": psi,
                                   "epsLLAverage": 1e-6}, quiet={"verbose": False},
                           post=post, compare=closed_form(optim.RTOL_EM), mistakes=mistakes))
     return cases
+
+
+def floored_start(g: GMM, cov: str, psi: float) -> GMM:
+    """``g`` with the covariances of the family ``cov`` (the diagonal of each, or their
+    weighted mean for "tied") and every eigenvalue at least ``psi`` (section 9.4)."""
+    C = g.C
+    if cov == "diagonal":
+        C = np.stack([np.diag(np.diag(c)) for c in C])
+    elif cov == "tied":
+        C = np.stack([np.einsum("m,mij->ij", g.w, C)] * g.w.size)
+    return GMM(w=g.w, mu=g.mu, C=np.stack([floor_covariance(c, psi) for c in C]))
 
 
 def _gmm_logpdf_post(X):
