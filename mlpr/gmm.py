@@ -854,8 +854,11 @@ def _split(w, mu, C, alpha):
     """Replace every component by two, at mu -+ alpha sqrt(lambda_1) u_1, with half the weight."""
     w2, mu2, C2 = [], [], []
     for c in range(w.size):
-        s, U = np.linalg.eigh(C[c])
-        d = U[:, -1] * np.sqrt(s[-1]) * alpha  # d = alpha sqrt(lambda_1) u_1
+        # u_1 and lambda_1 from the SVD, as the course's split takes them: where the largest
+        # eigenvalue is tied (variances floored at psi), eigh's last column is another of the
+        # tied directions, and LBG then reaches another model than the course's code
+        U, s, _ = np.linalg.svd(C[c])
+        d = U[:, 0] * np.sqrt(s[0]) * alpha  # d = alpha sqrt(lambda_1) u_1
         w2 += [w[c] / 2, w[c] / 2]
         mu2 += [mu[:, c] - d, mu[:, c] + d]  # the course's order: mu - d, then mu + d
         C2 += [C[c], C[c]]

@@ -194,8 +194,8 @@ def test_split_is_symmetric_and_halves_the_weights(gmm3):
     s = split_gmm(gmm3, alpha=0.3)
     assert s.n_components == 6
     for c in range(3):
-        lam, U = np.linalg.eigh(gmm3.C[c])
-        d = 0.3 * np.sqrt(lam[-1]) * U[:, -1]
+        U, lam, _ = np.linalg.svd(gmm3.C[c])
+        d = 0.3 * np.sqrt(lam[0]) * U[:, 0]
         lo, hi = s.mu[:, 2 * c], s.mu[:, 2 * c + 1]
         np.testing.assert_allclose((lo + hi) / 2, gmm3.mu[:, c], atol=1e-14)
         assert np.allclose(hi - lo, 2 * d) or np.allclose(hi - lo, -2 * d)
@@ -673,3 +673,21 @@ def test_kmeans_refuses_a_float_number_of_clusters_and_too_few_distinct_points()
         kmeans(two, two[:, [0, 1, 5]])
     mu, z, _ = kmeans(two, 2, rng)  # as many clusters as distinct points: fine
     assert set(z) == {0, 1}
+
+
+def test_the_split_direction_of_a_tied_largest_eigenvalue_is_the_courses():
+    """Second method: the course's split takes u_1 from np.linalg.svd(C); where the largest
+    eigenvalue is tied (variances floored at psi: a diagonal model with few samples per
+    component), the first tied direction, as SVD gives it, not the last of eigh's ascending
+    order. Untied covariances split along the same line either way."""
+    from mlpr.gmm import GMM, split_gmm
+
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(4, 4))
+    for C in (0.01 * np.eye(4), np.diag([0.01, 0.5, 0.5, 0.2]), A @ A.T):
+        g = split_gmm(GMM(w=np.array([1.0]), mu=np.zeros((4, 1)), C=C[None]), alpha=0.1)
+        U, s, _ = np.linalg.svd(C)
+        d = U[:, 0] * np.sqrt(s[0]) * 0.1
+        got = g.mu[:, 1] - g.mu[:, 0]
+        # the same direction up to its sign (which half comes first is free)
+        assert min(np.abs(got - 2 * d).max(), np.abs(got + 2 * d).max()) < 1e-12, (C, got, d)

@@ -111,6 +111,13 @@ def _as_raised(exc: Exception) -> StudentRaised:
 _SCALAR_REFUSAL = "only 0-dimensional arrays can be converted to Python scalars"
 
 
+#: numpy's refusal to put a non-scalar into one element of an array
+_SLOT_REFUSAL = "setting an array element with a sequence"
+#: modules the course's code imports that newer numpy no longer has, and what replaces them
+_GONE_MODULES = {"numpy.linalg.linalg": "numpy 2 made it private (numpy.linalg._linalg): "
+                 "import numpy.linalg, which has the same functions"}
+
+
 def _explain_raised(fn, exc: StudentRaised, case: Case) -> tuple:
     where = f" (at {exc.where})" if exc.where else ""
     msg = f"raised {exc.type_name}: {exc.message}{where}"
@@ -128,6 +135,12 @@ def _explain_raised(fn, exc: StudentRaised, case: Case) -> tuple:
                      "array.item() or array[0], or grade with the numpy the course's code runs "
                      "on (python -m mlpr.grading --python PATH, an environment with numpy < "
                      "2.4, as the Gradescope autograder's submissions' environment has)")
+    if exc.type_name == "ValueError" and _SLOT_REFUSAL in exc.message:
+        return (msg, "a value put into one slot of an array (Y[i] = ...) is not a number; if it "
+                     "is a 1-element array (a (1, 1) mean or product), numpy >= 2.4 refuses it "
+                     "where older numpy converted it with a warning: write value.item() or "
+                     "value[0, 0], or grade with the numpy the course's code runs on (the "
+                     "kit's submissions' environment, numpy < 2.4)")
     if exc.type_name == "TypeError" and ("argument" in exc.message or
                                          "positional" in exc.message):
         if isinstance(fn, RemoteFunction):
@@ -578,5 +591,7 @@ def _import_failure(hello: dict, import_timeout: float) -> str:
     where = text(hello.get("where"), 200)
     if not kind:
         return f"the submission could not be imported: {message}"
+    gone = next((why for module, why in _GONE_MODULES.items()
+                 if kind == "ModuleNotFoundError" and f"'{module}'" in message), "")
     return (f"importing the submission raised {kind}: {message}"
-            + (f" (at {where})" if where else ""))
+            + (f" (at {where})" if where else "") + (f"; hint: {gone}" if gone else ""))
