@@ -16,7 +16,7 @@ REPORT_STAMP := $(VENV)/.installed-report
 LECTURES_STAMP := $(VENV)/.installed-lectures
 LECTURES := $(sort $(wildcard lectures/[0-9][0-9]_*/run.py))
 
-.PHONY: lectures lecture check test test-quick bench lint clean report report-screenshot
+.PHONY: lectures lecture check submission-env test test-quick bench lint clean report report-screenshot
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -77,9 +77,17 @@ lecture: $(LECTURES_STAMP)
 		$(ARGS) $(if $(OUT),--out $(OUT)) $(if $(STUDENT),--student $(STUDENT)) \
 		$(if $(FORMAT),--format $(FORMAT))
 
+# The submissions' environment: the newest Python found with the course's numpy, scipy,
+# matplotlib and scikit-learn (mlpr/grading/environment.py's PINS), no mlpr, built once in
+# ~/.cache/mlpr/submission-env/ (MLPR_SUBMISSION_ENV=DIR elsewhere; FORCE=1 rebuilds); the kit
+# runs every submission with it once it is built
+submission-env: $(STAMP)
+	$(PY) -m mlpr.grading --build-env $(if $(filter-out 0,$(FORCE)),--force)
+
 # Student mode: grade your own lab solutions with hints, make check STUDENT=path/to/my_labs.py
-# [ARGS="--lab 5 --map compute_mu_C=my_mean_cov"] (a .py file or a folder of modules).
-check: $(STAMP)
+# [ARGS="--lab 5 --map compute_mu_C=my_mean_cov"] (a .py file or a folder of modules), in the
+# submissions' environment (built on the first check)
+check: $(STAMP) submission-env
 	@if [ -z "$(STUDENT)" ]; then \
 		echo "usage: make check STUDENT=path/to/my_labs.py [ARGS=\"--lab 5 --map course=yours\"]"; \
 		exit 2; fi

@@ -22,6 +22,11 @@ import sys
 import time
 from pathlib import Path
 
+# The submissions' environment that a machine may have built (mlpr.grading.environment) is not
+# the tests' default: a kit run in a test uses this Python unless the test names another, on a
+# TA's machine and in CI alike (tests/test_grading_environment.py builds a stand-in of its own)
+os.environ["MLPR_SUBMISSION_ENV"] = os.path.join(os.sep, "nonexistent", "mlpr-submission-env")
+
 # One BLAS thread per xdist worker (set before numpy is first imported): the workers already use
 # every core, and OpenBLAS threads that wait for a busy core spin and slow everything down.
 if os.environ.get("PYTEST_XDIST_WORKER"):

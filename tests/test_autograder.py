@@ -380,7 +380,7 @@ def test_the_autograder_runs_as_gradescope_runs_it(package_index, tmp_path, grad
     assert tests["lab 7 · compute_minDCF_binary_fast"]["max_score"] == 2.5
     assert doc["score"] == pytest.approx(MAX_SCORE)
     assert "isolation:" in doc["output"] and "seed:" in doc["output"]
-    assert f"; Python {python};" in doc["output"]
+    assert f"; Python {python} (python 3." in doc["output"]
     assert "lab 5 · Gau_MVG_ML_estimates" in r.stdout  # the text report, for the instructors
 
     # no lab code, the import hook removed, every way to mlpr tried: 0 (the same submission
@@ -536,7 +536,8 @@ def test_the_reach_of_the_reference(tmp_path, monkeypatch):
     cheat.write_text(CHEAT.replace("@ROOT@", repr("/nonexistent")))
     rep, = grade_all([cheat], seed=5, isolation="user")
     assert {r.title: r.points for r in rep.results} == {n: 1.0 for n in CHEATED}
-    assert f"; Python {sys.executable}; mlpr's files are readable by the submission at " \
+    assert f"; Python {sys.executable} (the grader's own: python " in formats.format_text([rep])
+    assert f"; mlpr's files are readable by the submission at " \
            f"{Path(datasets.__file__).resolve().parent}" in formats.format_text([rep])
 
 

@@ -99,3 +99,18 @@ def test_the_guide_states_the_conventions_that_differ():
                    'method="rocch"', "fit_pca", "fit_lda", "up to sign", "rtol=1e-10",
                    "fmin_l_bfgs_b", "hash"):
         assert phrase in TEXT, phrase
+
+
+def test_the_threat_models_table_is_the_isolations_table():
+    """docs/grading.md's table of the isolations is generated from mlpr.grading.isolations:
+    one column per registered isolation, strongest first, as --isolation lists them."""
+    from mlpr.grading import isolations, sandbox
+
+    text = GUIDE.read_text()
+    begin = "<!-- generated from mlpr.grading.isolations.threat_model_table() -->\n"
+    end = "<!-- end of the generated isolations -->"
+    block = text[text.index(begin) + len(begin):text.index(end)]
+    assert block == isolations.threat_model_table()
+    assert sandbox.ISOLATIONS == tuple(isolations.TABLE) == ("bubblewrap", "user", "process")
+    for i in isolations.TABLE.values():
+        assert set(i.threat_model) == set(isolations.THREAT_MODEL_ROWS), i.name

@@ -7,13 +7,14 @@ import json
 import os
 import queue
 import secrets
+import subprocess
 import sys
 import traceback
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from mlpr.grading import autograder, course, formats, runner, sandbox
+from mlpr.grading import autograder, course, environment, formats, runner, sandbox
 
 __all__ = ["main"]
 
@@ -52,9 +53,15 @@ def _parser() -> argparse.ArgumentParser:
                         "naming one fails the run when it is not available")
     p.add_argument("--python", metavar="PATH",
                    help="the Python that runs the submissions (default $MLPR_SUBMISSION_PYTHON, "
-                        "else this one): an environment with numpy, scipy, matplotlib and "
-                        "scikit-learn and no mlpr; the report says what a submission reaches "
-                        "of mlpr under --isolation user")
+                        "else the submissions' environment once built (--build-env), else this "
+                        "one): an environment with numpy, scipy, matplotlib and scikit-learn "
+                        "and no mlpr; the report says which, and what a submission reaches of "
+                        "mlpr under --isolation user")
+    p.add_argument("--build-env", action="store_true",
+                   help="build (or find) the submissions' environment: the newest Python found "
+                        "with the course's releases (" + " ".join(environment.PINS) + "), no "
+                        "mlpr, cached; print where it lives and exit (with --force, rebuild it)")
+    p.add_argument("--force", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--seed", type=int, help="the seed of the cases (default: a new one, "
                    "printed in the report; give it to replay a run)")
     p.add_argument("--fail-on-print", action="store_true",
@@ -139,6 +146,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"'-' goes after --: python -m mlpr.grading -- {item})")
         args.submissions.append(Path(item))
     mapping = _parse_map(args.map, parser)
+    if args.build_env:
+        try:
+            print(environment.build(force=args.force))
+        except (RuntimeError, OSError, subprocess.CalledProcessError) as exc:
+            print(f"python -m mlpr.grading --build-env: {exc}", file=sys.stderr)
+            return 1
+        return 0
     every = course.tasks(everything=True)
     if args.list:
         print("\n".join(course.listing()))

@@ -53,6 +53,7 @@ import json
 import math
 import os
 import secrets
+import shlex
 import shutil
 import stat
 import subprocess
@@ -66,11 +67,13 @@ from pathlib import Path
 
 import mlpr
 from mlpr.datasets import load_iris
-from mlpr.grading import course, formats, runner, sandbox
+from mlpr.grading import course, environment, formats, runner, sandbox
 
 __all__ = ["CONFIG_NAME", "DEFAULT_ROOT", "GRADER_VENV", "SUBMISSION_VENV", "ISOLATION_VARIABLE",
-           "SETUP_SH", "RUN_AUTOGRADER", "repository", "build_wheel", "check_points",
-           "with_points", "build", "check_setup", "run", "main"]
+           "SETUP_SH", "setup_script", "RUN_AUTOGRADER", "repository", "build_wheel",
+           "check_points",
+           "with_points", "build", "check_setup", "SECRET_NAME", "METADATA_NAME", "replay_seed",
+           "run", "main"]
 
 #: The zip's record of the choices made when it was built.
 CONFIG_NAME = "mlpr-autograder.json"
@@ -157,9 +160,9 @@ if ! "$PY" -m venv --clear "$SUBMISSION_VENV"; then
     rm -rf "$TMP"
 fi
 SPIP=("$SUBMISSION_VENV/bin/python" -m pip --no-input --disable-pip-version-check)
-# numpy < 2.4: the course's code formats 1-element arrays with '%e' (its SVM prints its losses
-# so), which numpy 2.4 refuses (TypeError); a correct trainer must not fail on its printing
-"${SPIP[@]}" install --progress-bar off "${WHEELS[0]}[grading]" "numpy<2.4"
+# the course's releases (mlpr.grading.environment.PINS, the kit's one declaration of them:
+# numpy < 2.4, whose refusal of '%e' % a 1-element array fails the course's SVM printing, ...)
+"${SPIP[@]}" install --progress-bar off "${WHEELS[0]}[grading]" @PINS@
 "${SPIP[@]}" uninstall --yes -q mlpr
 if ! "$SUBMISSION_VENV/bin/python" -I -c \
         'import importlib.util, sys; sys.exit(importlib.util.find_spec("mlpr") is not None)'; then
@@ -187,6 +190,11 @@ chmod 0700 "$SOURCE"
 "$VENV/bin/python" -I -m mlpr.grading.autograder --root "$ROOT" --check
 say "done in $((SECONDS - T0)) s"
 """
+
+def setup_script() -> str:
+    """setup.sh, with the submissions' environment's pins (`mlpr.grading.environment.PINS`)."""
+    return SETUP_SH.replace("@PINS@", " ".join(shlex.quote(p) for p in environment.PINS))
+
 
 #: Run by Gradescope for each submission, from /autograder: grade it into results.json.
 RUN_AUTOGRADER = r"""#!/usr/bin/env bash
@@ -407,7 +415,7 @@ def build(out, labs: Sequence[int], points: Mapping | None = None, visibility: s
         entries = sorted([
             (CONFIG_NAME, text.encode(), 0o644),
             ("run_autograder", RUN_AUTOGRADER.encode(), 0o755),
-            ("setup.sh", SETUP_SH.encode(), 0o755),
+            ("setup.sh", setup_script().encode(), 0o755),
             (wheel.name, wheel.read_bytes(), 0o644),
         ])
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -17,6 +17,8 @@ import re
 import threading
 from pathlib import Path
 
+from mlpr.grading import isolations
+
 __all__ = ["Limits", "PER_PROCESS_MB", "Hierarchy", "write", "cgroups", "own_user",
            "MemoryRule", "memory_rule"]
 
@@ -165,8 +167,9 @@ def _find_cgroups() -> tuple:
 
 
 def own_user(kind: str) -> bool:
-    """Whether the submission's process runs under a user id of its own (`uid_for`)."""
-    return kind == "user" or (kind == "bubblewrap" and os.geteuid() == 0)
+    """Whether the submission's process runs under a user id of its own (`uid_for`), under the
+    isolation ``kind`` (`mlpr.grading.isolations`)."""
+    return isolations.get(kind).own_user()
 
 
 @dataclasses.dataclass(frozen=True)

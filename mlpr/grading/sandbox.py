@@ -91,7 +91,7 @@ import time
 from pathlib import Path
 
 import mlpr
-from mlpr.grading import leftovers, limits
+from mlpr.grading import environment, isolations, limits
 from mlpr.grading.limits import Limits, memory_rule, own_user, write
 
 __all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "memory_rule", "Sandbox",
@@ -99,11 +99,9 @@ __all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "memory_ru
            "PYTHON_VARIABLE", "submission_python",
            "use_python", "protect", "Reach", "check_reach", "reference_reach"]
 
-ISOLATIONS = ("bubblewrap", "user", "process")
-#: First user id of the sandboxes: each grading process takes a block of 64 ids after it (from
-#: its process id), one per concurrent submission, so that two graders on one machine never kill
-#: each other's sandboxes.
-BASE_UID = 100_000
+#: The isolations' names, strongest first (`mlpr.grading.isolations.TABLE`)
+ISOLATIONS = isolations.NAMES
+BASE_UID = isolations.BASE_UID
 #: Caps of the copy of one submission: bytes of its files, and entries looked at (files, folders,
 #: links, ...). A course's labs are a few hundred KB of code and CSV files; a submission past
 #: the caps (a dataset, a virtual environment) is copied up to them, with a note.
@@ -199,12 +197,16 @@ def _installation(python: str) -> tuple:
 
 def submission_python() -> str:
     """The Python that runs a submission's harness: the one `use_python` named, else
-    ``$MLPR_SUBMISSION_PYTHON``, else the grader's own (``sys.executable``, whose installation
-    holds mlpr: a submission that removes the harness's import hook then imports the reference).
-    ValueError when the one named cannot run the harness."""
+    ``$MLPR_SUBMISSION_PYTHON``, else the submissions' environment when it is built
+    (`mlpr.grading.environment`: the course's numpy and scipy, no mlpr), else the grader's own
+    (``sys.executable``, whose installation holds mlpr and a newer numpy: a submission that
+    removes the harness's import hook then imports the reference). ValueError when the one
+    named cannot run the harness."""
     named, source = _chosen["python"], "--python"
     if named is None:
         named, source = os.environ.get(PYTHON_VARIABLE) or None, f"${PYTHON_VARIABLE}"
+    if named is None:
+        named, source = environment.find(), "the submissions' environment"
     if named is None or named == sys.executable:
         return sys.executable
     python = os.path.abspath(named)
@@ -299,24 +301,43 @@ def reference_reach(kind: str = "user") -> Reach:
     reference, checked once per interpreter and paths (`check_reach`, as a sandbox's user under
     ``user``, as the grader under ``process``): mlpr's folder (this mlpr's, the grader's) and the
     paths of `protect`."""
-    if kind not in ("user", "process"):
-        raise ValueError(f"the reach is checked under 'user' or 'process', got {kind!r}")
+    if not isolations.get(kind).reach_checked:
+        raise ValueError(f"the reach is checked under "
+                         f"{', '.join(n for n, i in isolations.TABLE.items() if i.reach_checked)}"
+                         f", got {kind!r}")
     paths = (_mlpr_folder(), *_chosen["protected"])
     return _reach(kind, submission_python(), paths)
 
 
 @functools.cache
 def _reach(kind: str, python: str, paths: tuple) -> Reach:
-    return check_reach(python, paths, uid_for(0) if kind == "user" else None)
+    return check_reach(python, paths, uid_for(0) if isolations.get(kind).own_user() else None)
 
 
 def _python_line(kind: str) -> str:
-    """The end of `describe`'s line: the submissions' Python, and under ``user`` and ``process``
-    what it reaches of the reference."""
+    """The end of `describe`'s line: the submissions' Python and its releases, and under
+    ``user`` and ``process`` what it reaches of the reference."""
     python = submission_python()
-    if kind == "bubblewrap":
-        return f"; Python {python}"
-    return f"; Python {python}; {reference_reach(kind).describe()}"
+    line = f"; Python {python} ({environment_line(python)})"
+    if not isolations.get(kind).reach_checked:
+        return line
+    return f"{line}; {reference_reach(kind).describe()}"
+
+
+@functools.cache
+def environment_line(python: str) -> str:
+    """``Python 3.13.0, numpy 2.2.6, scipy 1.14.1``, and whether that is the course's
+    environment (`mlpr.grading.environment`)."""
+    v = environment.versions(python)
+    if not v:
+        return "its releases could not be read"
+    found = ", ".join(f"{k} {v[k]}" for k in ("python", "numpy", "scipy") if k in v)
+    if python == environment.find():
+        return f"the submissions' environment: {found}"
+    if python == sys.executable:
+        return (f"the grader's own: {found}; make submission-env builds the course's, "
+                f"{' '.join(environment.PINS[:2])}")
+    return found
 
 
 def _probe(kind: str) -> str | None:
@@ -327,34 +348,12 @@ def _probe(kind: str) -> str | None:
 
 @functools.cache
 def _probe_with(kind: str, python: str) -> str | None:
-    if kind == "process":
-        return None
-    if kind == "user":
-        if os.geteuid() != 0:
-            return "needs root (to run the submission under a user id of its own)"
-        if shutil.which("setpriv") is None:
-            return "setpriv (util-linux) is not installed"
-        cmd = ["setpriv", f"--reuid={BASE_UID}", f"--regid={BASE_UID}", "--clear-groups",
-               python, "-I", "-c", "import numpy"]
-    else:
-        if shutil.which("bwrap") is None:
-            return "bwrap is not installed (Debian's package bubblewrap)"
-        cmd = ["bwrap", "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--proc",
-               "/proc", "--dev", "/dev", "true"]
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"{cmd[0]} failed: {exc}"
-    if r.returncode != 0:
-        why = (r.stderr.strip().splitlines() or ["exit status %d" % r.returncode])[-1]
-        return f"{cmd[0]} failed here: {why}"
-    return None
+    return isolations.get(kind).probe(python)
 
 
 def available(kind: str) -> str | None:
     """None when the isolation ``kind`` is available, else the reason it is not."""
-    if kind not in ISOLATIONS:
-        raise ValueError(f"isolation must be one of {ISOLATIONS}, got {kind!r}")
+    isolations.get(kind)  # ValueError naming the isolations
     return _probe(kind)
 
 
@@ -373,17 +372,8 @@ def describe(kind: str, limits: Limits | None = None) -> str:
     """One line for the report: which isolation applied, what it means, and which memory rule
     holds (`memory_rule`, for ``limits``, by default the default `Limits`)."""
     bwrap = available("bubblewrap") or "available, not chosen"
-    return {
-        "bubblewrap": "bubblewrap: own PID and network namespaces, read-only file system with "
-                      "only the submission, the harness and Python (no mlpr), private /tmp, "
-                      "limits on memory, CPU, processes and file size",
-        "user": "user: a user id of its own and a private folder, limits on memory, CPU, "
-                f"processes and file size; no namespaces, and it can read what any user can "
-                f"(bubblewrap: {bwrap})",
-        "process": "process: a plain child process with limits on memory, CPU and file size; "
-                   f"it runs as the grader's user and could read the grader's files and memory "
-                   f"(bubblewrap: {bwrap})",
-    }[kind] + f"; {memory_rule(kind, limits).text}" + _python_line(kind)
+    return (isolations.get(kind).meaning(bwrap) + f"; {memory_rule(kind, limits).text}"
+            + _python_line(kind))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -430,6 +420,7 @@ class Sandbox:
     def __init__(self, kind: str, workdir: Path, submission_name: str, slot: int = 0,
                  limits: Limits | None = None, env: dict | None = None):
         self.kind, self.workdir, self.limits = kind, Path(workdir), limits or Limits()
+        self.isolation = isolations.get(kind)
         self.extra_env = dict(env or {})  # the grader's options for the harness
         self.uid = uid_for(slot)
         self.slot = slot
@@ -460,7 +451,7 @@ class Sandbox:
         (workdir / "work").mkdir()
         for name, src in files.items():
             shutil.copy(src, workdir / "work" / name)
-        if kind == "user":
+        if isolations.get(kind).owns_workdir():
             uid = uid_for(slot)
             for root, dirs, names in os.walk(workdir):
                 for n in dirs + names:
@@ -541,7 +532,8 @@ class Sandbox:
                 time.sleep(0.01)
         self.groups, self._procs = [], []
 
-    def _env(self, home: str) -> dict:
+    def env(self, home: str) -> dict:
+        """The harness's environment variables, its home ``home``."""
         return {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
                 "MPLCONFIGDIR": f"{home}/.matplotlib", "OPENBLAS_NUM_THREADS": "1",
                 "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
@@ -550,7 +542,12 @@ class Sandbox:
                 "JOBLIB_MULTIPROCESSING": "0",
                 "PYTHONHASHSEED": "0", **self.extra_env}
 
-    def _bwrap(self, fds: tuple) -> list:
+    def harness(self, fds: tuple, harness: str, submission: str) -> list:
+        """The submissions' Python on the harness at ``harness``, for ``submission``."""
+        return [submission_python(), "-I", harness, submission, *map(str, fds)]
+
+    def bwrap(self, fds: tuple) -> list:
+        """bubblewrap's command: the file system and namespaces of the module's docstring."""
         w = self.workdir
         cmd = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr",
@@ -585,7 +582,7 @@ class Sandbox:
         for f in sorted((w / "work").iterdir()):
             cmd += ["--ro-bind", str(f), f"/tmp/work/{f.name}"]
         cmd += ["--chdir", "/tmp/work", "--clearenv"]
-        for k, v in self._env("/tmp").items():
+        for k, v in self.env("/tmp").items():
             cmd += ["--setenv", k, v]
         if os.geteuid() == 0:
             cmd += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
@@ -593,21 +590,11 @@ class Sandbox:
                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
         else:
             cmd += ["--"]
-        return cmd + [python, "-I", "/grading/harness.py",
-                      f"/submission/{self.submission_name}", *map(str, fds)]
+        return cmd + self.harness(fds, "/grading/harness.py", f"/submission/{self.submission_name}")
 
     def start(self, fds: tuple) -> subprocess.Popen:
         """Start the harness with its channel on ``fds`` = (in, out), inherited."""
-        w = self.workdir
-        if self.kind == "bubblewrap":
-            cmd, cwd, env = self._bwrap(fds), str(w), {"PATH": os.environ.get("PATH", "")}
-        else:
-            cmd = [submission_python(), "-I", str(w / "grading" / "harness.py"),
-                   str(w / "submission" / self.submission_name), *map(str, fds)]
-            if self.kind == "user":
-                cmd = ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
-                       "--clear-groups", "--no-new-privs"] + cmd
-            cwd, env = str(w / "work"), self._env(str(w / "work"))
+        cmd, cwd, env = self.isolation.command(self, fds)
         self._make_groups()
         try:
             self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, pass_fds=fds,
@@ -629,14 +616,8 @@ class Sandbox:
             os.killpg(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             self.proc.kill()
-        if self.kind == "user":  # setsid and double forks leave the session, not the user id
-            subprocess.run(["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}",
-                            "--clear-groups", "kill", "-KILL", "-1"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.isolation.kill_rest(self)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=10)
         self._remove_groups()
-        if own_user(self.kind):
-            leftovers.wait_for_no_process_of(self.uid)
-        if self.kind == "user":
-            leftovers.remove_left_files(self.uid, keep=self.workdir)
+        self.isolation.clean_up(self)
