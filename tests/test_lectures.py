@@ -150,7 +150,8 @@ def _make_stamp() -> str:
     text = (REPO / "Makefile").read_text()
     venv = re.search(r"^VENV\s*:?=\s*(\S+)", text, flags=re.M).group(1)
     stamp = re.search(r"^STAMP\s*:?=\s*(\S+)", text, flags=re.M).group(1)
-    assert re.search(r"^check: \$\(STAMP\)$", text, flags=re.M)  # what the stamp guards
+    # what the stamp guards, and the submissions' environment (this test's Python stands in)
+    assert re.search(r"^check: \$\(STAMP\) submission-env$", text, flags=re.M)
     return stamp.replace("$(VENV)", venv)
 
 
@@ -165,10 +166,11 @@ def test_readme_student_commands_work():
     (check,) = [c for c in _readme_commands("make check ") if "--lab" in c]
     words = shlex.split(check.replace("path/to/my_labs.py", str(student)))
     assert words[:2] == ["make", "check"] and "ARGS=--lab 7" in words, words
-    offline = ["-o", _make_stamp(), f"PY={sys.executable}"]
+    offline = ["-o", _make_stamp(), "-o", "submission-env", f"PY={sys.executable}"]
     proc = run(["make", "-n", *offline, *words[1:]], cwd=REPO)
     (line,) = [ln for ln in proc.stdout.splitlines() if "-m mlpr.grading" in ln]
-    proc = run(["make", "-n", "-o", _make_stamp(), *words[1:]], cwd=REPO)
+    proc = run(["make", "-n", "-o", _make_stamp(), "-o", "submission-env", *words[1:]],
+               cwd=REPO)
     assert line.replace(sys.executable, ".venv/bin/python") in proc.stdout.splitlines(), (
         proc.stdout)
     proc = run(["make", *offline, *words[1:]], cwd=REPO)

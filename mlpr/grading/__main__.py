@@ -194,8 +194,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.out is None:
                 parser.error("--format gradescope with several submissions needs --out FOLDER")
             args.out.mkdir(parents=True, exist_ok=True)
-            for s, d in zip(args.submissions, docs):
-                (args.out / f"{s.stem}.results.json").write_text(json.dumps(d, indent=1))
+            for name, (s, d) in zip(results_names(args.submissions), zip(args.submissions, docs)):
+                if name != f"{s.stem}.results.json":
+                    print(f"{s}: its results go to {args.out / name} (another submission has "
+                          f"the name {s.stem})", file=sys.stderr)
+                (args.out / name).write_text(json.dumps(d, indent=1))
             return _status(reports)
         text = json.dumps(docs[0], indent=1)
     else:
@@ -206,6 +209,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         sys.stdout.write(text)
     return _status(reports)
+
+
+def results_names(submissions: Sequence[Path]) -> list:
+    """One results file name per submission, never two alike: ``STEM.results.json``; where two
+    submissions share a stem (``alice.py`` and the folder ``alice.zz``), their full names
+    (``alice.py.results.json``), and a number where those are alike too (``a/x.py``, ``b/x.py``:
+    ``x.py.results.json``, ``x.py-2.results.json``)."""
+    stems = [s.stem for s in submissions]
+    names, taken = [], set()
+    for s in submissions:
+        base = s.stem if stems.count(s.stem) == 1 else s.name
+        name, n = f"{base}.results.json", 1
+        while name in taken:
+            n += 1
+            name = f"{base}-{n}.results.json"
+        taken.add(name)
+        names.append(name)
+    return names
 
 
 def _status(reports) -> int:

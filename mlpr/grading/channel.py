@@ -25,6 +25,7 @@ from mlpr.grading.child import wire
 from mlpr.grading.framework import KitError
 
 __all__ = ["TASK_TIMEOUT", "IMPORT_TIMEOUT", "MAX_CALLBACK_ENTRIES", "MAX_HEADER", "MAX_BLOBS",
+           "MAX_FRAMES", "MAX_PRINTED", "MAX_OPENED",
            "ChildGone", "StudentRaised", "RemoteFunction", "Child", "accepts", "text", "texts"]
 
 #: Default time limit of one task of a submission, in seconds.
@@ -39,6 +40,13 @@ MAX_CALLBACK_ENTRIES = 4_000_000
 #: hundred KB. A frame over a cap is refused after its first 8 bytes.
 MAX_HEADER = 4 << 20
 MAX_BLOBS = 16 << 20
+#: Caps of what the grader keeps of one task: the frames it reads from the child (a course task
+#: calls a kernel at most a few hundred times), the characters of what the function printed, and
+#: the files it opened that are named. Past a cap, frames end the task; text and names are
+#: counted and dropped (the report says how much).
+MAX_FRAMES = 10_000
+MAX_PRINTED = 64_000
+MAX_OPENED = 50
 
 
 class ChildGone(Exception):
@@ -150,11 +158,29 @@ def _hello_fields(header: dict) -> dict:
     return {"ok": True,
             "functions": {k[:200]: _signature_of(v) for k, v in list(funcs.items())[:5000]},
             "origin": {k[:200]: text(v, 200) for k, v in list(origin.items())[:5000]},
-            "uses": {k[:200]: texts(v, 100, 200) for k, v in list(uses.items())[:5000]},
+            "uses": _capped_uses(uses),
             "notes": texts(header.get("notes"), 20, 300),
             "main_only": {k[:100]: text(v, 200)
                           for k, v in list(_dict(header.get("main_only")).items())[:200]},
             "printed": text(header.get("printed"), 8000)}
+
+
+#: The most references between a submission's functions that the grader keeps (`_capped_uses`):
+#: a course repository has a few hundred; the graph is walked once per failed task
+MAX_USES = 20_000
+
+
+def _capped_uses(uses: dict) -> dict:
+    """The ``uses`` graph of the hello frame: string names cut to 200 characters, at most 100
+    references per function and `MAX_USES` in all (the rest dropped)."""
+    out, total = {}, 0
+    for k, v in list(uses.items())[:5000]:
+        if type(k) is not str or total >= MAX_USES:
+            continue
+        refs = texts(v, min(100, MAX_USES - total), 200)
+        out[k[:200]] = refs
+        total += len(refs)
+    return out
 
 
 def _dict(x) -> dict:
@@ -176,10 +202,13 @@ class Child:
         finally:
             os.close(to_child_r)
             os.close(from_child_w)
+        os.set_blocking(self._out, False)  # every write is bounded by the deadline (`_send`)
         self.deadline = time.monotonic() + IMPORT_TIMEOUT
         self.limit = IMPORT_TIMEOUT
         self.printed: list = []
         self.opened: list = []
+        self.frames = 0  # read in this task
+        self.dropped = {"printed": 0, "opened": 0}  # characters and names past the caps
         self.functions: dict = {}
         self.main_only: dict = {}
         self.callbacks: list = []  # the grader's functions the current task passed (kernels)
@@ -233,10 +262,21 @@ class Child:
         return header, blobs
 
     def _send(self, header: dict, blobs=()) -> None:
-        try:
-            wire.write_frame(self._out, header, blobs)
-        except OSError:
-            raise ChildGone(self._death()) from None
+        """Write one frame within the deadline: a child that stops reading its requests (a full
+        pipe) fails the task instead of blocking the grader."""
+        data = memoryview(wire.frame_bytes(header, blobs))
+        while data:
+            left = self.deadline - time.monotonic()
+            ready = select.select([], [self._out], [], max(left, 0))[1] if left > 0 else []
+            if not ready:
+                raise ChildGone(f"stopped reading the grader's requests: a request not taken "
+                                f"within the time limit of {self.limit:g} s")
+            try:
+                data = data[os.write(self._out, data[:1 << 16]):]
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise ChildGone(self._death()) from None
 
     def _decode(self, value, blobs):
         def function(tag, handle):
@@ -272,6 +312,7 @@ class Child:
         grader's callable (those of the last task are forgotten)."""
         self.limit, self.deadline = timeout, time.monotonic() + timeout
         self.printed, self.opened, self.callbacks = [], [], []
+        self.frames, self.dropped = 0, {"printed": 0, "opened": 0}
 
     def call(self, target, args: tuple, kwargs: dict):
         callbacks = self.callbacks
@@ -285,11 +326,12 @@ class Child:
         self._send(header, blobs)
         while True:
             header, blobs = self.receive()
+            self.frames += 1
+            if self.frames > MAX_FRAMES:
+                raise ChildGone(f"sent more than {MAX_FRAMES} frames in one task (a course "
+                                f"task's function calls the grader a few hundred times at most)")
             op = header["op"]
-            printed = text(header.get("printed"), 4000)
-            if printed:
-                self.printed.append(printed)
-            self.opened += texts(header.get("opened"), 5, 300)
+            self._keep(text(header.get("printed"), 4000), texts(header.get("opened"), 5, 300))
             if op == "callback":
                 self._answer_callback(header, blobs, callbacks)
             elif op == "return":
@@ -315,9 +357,21 @@ class Child:
         except Exception as exc:
             self._send({"op": "raise", "message": f"{type(exc).__name__}: {exc}"})
 
+    def _keep(self, printed: str, opened: list) -> None:
+        """What the task printed and opened, up to the per-task caps (the rest counted)."""
+        room = MAX_PRINTED - sum(map(len, self.printed))
+        if printed:
+            self.printed.append(printed[:max(room, 0)])
+            self.dropped["printed"] += max(len(printed) - max(room, 0), 0)
+        room = MAX_OPENED - len(self.opened)
+        self.opened += opened[:max(room, 0)]
+        self.dropped["opened"] += max(len(opened) - max(room, 0), 0)
+
     def take_printed(self) -> str:
         text = "".join(self.printed)
-        self.printed = []
+        if self.dropped["printed"]:
+            text += f"\n[... {self.dropped['printed']:,} more characters not kept]"
+        self.printed, self.dropped["printed"] = [], 0
         return text
 
     def kill(self) -> None:

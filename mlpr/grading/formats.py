@@ -30,8 +30,10 @@ VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
 def one_line(text, limit: int = 500) -> str:
     """``text`` on one line: newlines and other control characters escaped, at most ``limit``
     characters."""
-    s = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
-    return s if len(s) <= limit else s[:limit - 3] + "..."
+    text = str(text)
+    # cut before escaping: the work is linear in the limit, not in the text
+    s = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit + 1])
+    return s if len(s) <= limit and len(text) <= limit else s[:limit - 3] + "..."
 
 
 def _isolation(kind: str) -> str:

@@ -14,6 +14,7 @@ not plain data fails the task it was running, and each task is capped at its poi
 
 from __future__ import annotations
 
+import collections
 import copy
 import dataclasses
 import inspect
@@ -306,15 +307,15 @@ def downstream_hints(results: list, uses: dict, given: dict | None = None) -> No
 
     def cause(f: str, seen: frozenset = frozenset()) -> str:
         """The deepest failed function that ``f`` relies on (``f`` itself if none)."""
-        todo, visited = list(uses.get(f, [])), set(seen) | {f}
-        while todo:
-            g = todo.pop(0)
+        todo, visited = collections.deque(uses.get(f, [])), set(seen) | {f}
+        while todo:  # breadth first, each function once: linear in the graph
+            g = todo.popleft()
             if g in visited:
                 continue
             visited.add(g)
             if g in failed:
                 return cause(g, frozenset(visited))
-            todo += uses.get(g, [])
+            todo.extend(uses.get(g, []))
         return f
 
     for own, r in list(failed.items()):
@@ -444,6 +445,13 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
     path = Path(path).resolve()
     if not path.exists():
         raise FileNotFoundError(f"submission {path} does not exist")
+    archive = next((a for a in ARCHIVES if path.is_file() and path.name.lower().endswith(a)),
+                   None)
+    if archive:  # nothing is extracted: an archive's members are names and links of its own
+        reason = (f"{path.name} is an archive ({archive}): extract it first, or pass the "
+                  f"folder (the kit grades .py files and folders, and extracts nothing)")
+        return Report(str(path), _all_failed(default, reason), [], [reason],
+                      time.perf_counter() - t0, kind, seed)
     report = _grade_staged(path, default, kind, dict(mapping or {}), labs, slot,
                            limits or sandbox.Limits(), timeout, import_timeout, fail_on_print,
                            {"MLPR_GRADE_SOLUTION_FOLDERS": "1"} if solution_folders else None)
@@ -474,6 +482,10 @@ def _grade_staged(path: Path, default: dict, kind: str, mapping: dict, labs, slo
     downstream_hints(results, hello.get("uses", {}), given)
     return Report(str(path), results, _not_graded(names, mapping), notes,
                   not_written=not_written)
+
+
+#: What a submission may be uploaded as that the kit does not open
+ARCHIVES = (".zip", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".7z", ".rar", ".gz")
 
 
 def _all_failed(default: dict, reason: str) -> list:

@@ -22,19 +22,25 @@ import struct
 
 import numpy as np
 
-__all__ = ["MAX_FRAME", "MAX_DEPTH", "FrameTooLarge", "write_frame", "parse_frame", "encode",
+__all__ = ["MAX_FRAME", "MAX_DEPTH", "FrameTooLarge", "frame_bytes", "write_frame", "parse_frame",
+           "encode",
            "decode", "round_trip", "uses"]
 
 MAX_FRAME = 1 << 28  # 256 MiB: larger frames are refused by both sides
 MAX_DEPTH = 32
 
 
-def write_frame(fd: int, header, blobs=()) -> None:
+def frame_bytes(header, blobs=()) -> bytes:
+    """One frame: the lengths, the JSON header, each blob with its length."""
     head = json.dumps(header, allow_nan=False).encode()
     parts = [struct.pack(">II", len(head), len(blobs)), head]
     for b in blobs:
         parts += [struct.pack(">Q", len(b)), b]
-    data = b"".join(parts)
+    return b"".join(parts)
+
+
+def write_frame(fd: int, header, blobs=()) -> None:
+    data = frame_bytes(header, blobs)
     while data:
         data = data[os.write(fd, data):]
 
