@@ -136,3 +136,177 @@ def test_an_archive_is_named_and_not_extracted(tmp_path):
     assert rep.results and all(r.status == "failed" for r in rep.results)
     assert rep.results[0].message.startswith("lab3.zip is an archive (.zip): extract it first")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lab3.zip"]
+
+
+def test_a_folder_chain_deeper_than_any_stack_is_removed(tmp_path):
+    """remove_tree walks without recursion: a 1,500-deep chain (deeper than Python's recursion
+    limit and PATH_MAX), a folder its owner made unreadable, and a link to a file outside,
+    which is removed and not followed."""
+    import os
+
+    from mlpr.grading import leftovers
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    top = tmp_path / "sandbox"
+    top.mkdir()
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    for i in range(1500):
+        os.mkdir("d", dir_fd=fd)
+        if i == 700:
+            os.symlink(str(outside), "link", dir_fd=fd)
+            (open(f"/proc/self/fd/{fd}/f.txt", "w")).close()
+        nxt = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = nxt
+    os.close(fd)
+    (top / "locked").mkdir()
+    (top / "locked" / "x").write_text("x")
+    (top / "locked").chmod(0)
+    assert leftovers.remove_folder(top) == ""
+    assert not top.exists() and outside.read_text() == "keep me"
+
+
+def test_the_copier_leaves_out_folders_past_its_depth(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from mlpr.grading import stage
+
+    sub = tmp_path / "sub"
+    (sub / "lab3").mkdir(parents=True)
+    (sub / "lab3" / "labs.py").write_text("x = 1\n")
+    deep = sub
+    for _ in range(300):
+        deep = deep / "d"
+    os.makedirs(deep)
+    dest = tmp_path / "copy"
+    r = subprocess.run([sys.executable, "-I", "-S", stage.__file__, str(sub), str(dest),
+                        str(1 << 20), "10000"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    notes = json.loads(r.stdout.strip().splitlines()[-1])["notes"]
+    assert any(f"more than {stage.MAX_DEPTH} folders deep" in n for n in notes), notes
+    assert (dest / "lab3" / "labs.py").read_text() == "x = 1\n"
+
+
+def test_a_correct_logistic_regression_is_within_its_excess_bound():
+    """Second method: the labs' L-BFGS-B (scipy's defaults) under 40 roundings of the iris
+    quadratic features stops above the minimum by at most the gradient's strong-convexity bound;
+    a point of a wrong objective (the regulariser not divided by N, so N times lambda) has a
+    gradient of the right one above the kit's tolerance, so no bound widens its tolerance."""
+    import numpy as np
+
+    from mlpr.datasets import load_iris_binary
+    from mlpr.grading.course import lab08, optim
+    from mlpr.logreg import expand_quadratic, logreg_obj_wrap, train_logreg_binary
+    from mlpr.utils import split_db_2to1
+
+    D, L = load_iris_binary()
+    (DTR, LTR), _ = split_db_2to1(D, L, seed=0)
+    X = expand_quadratic(DTR)
+    best = train_logreg_binary(X, LTR, 1e-3).objective
+    rng = np.random.default_rng(2)
+    ratios = []
+    for _ in range(40):
+        w, b, J = lab08.labs_logreg(X, LTR, 1e-3, None, rng)
+        ratios.append((J - best) / lab08.excess_bound(X, LTR, 1e-3, w, b))
+    assert max(ratios) < 0.05, max(ratios)  # measured 0.005 at most
+    wrong = train_logreg_binary(X, LTR, 1e-3 * LTR.size)
+    g = logreg_obj_wrap(X, LTR, 1e-3)(np.append(wrong.w, wrong.b))[1]
+    assert np.abs(g).max() > 10 * optim.GRAD_TOL  # measured 0.023
+    assert lab08.logreg_reach(train_logreg_binary, (X, LTR, 1e-3), {}, None, out=wrong) == 0
+
+
+HANGS = textwrap.dedent("""
+    import time
+
+    def _hang(*args, **kwargs):
+        while True:
+            time.sleep(0.1)
+
+    logpdf_GAU_ND = logpdf_GAU_ND_fast = logpdf_GAU_ND_slow = _hang
+    logpdf_GAU_ND_singleSample = compute_ll = k_means = _hang
+""")
+
+
+@pytest.mark.slow
+def test_a_submission_that_hangs_everywhere_is_held_to_its_budget(tmp_path):
+    """Six tasks that each hang, a 2 s time limit, a 5 s budget: the first tasks fail as hanging,
+    the others are not graded and say why, and the grading ends within the budget plus one
+    task and its re-import."""
+    (tmp_path / "hangs.py").write_text(HANGS)
+    t0 = time.monotonic()
+    rep = runner.grade(tmp_path / "hangs.py", labs=[4], timeout=2.0, budget=5.0,
+                       isolation=sandbox.choose())
+    seconds = time.monotonic() - t0
+    status = [r.status for r in rep.results]
+    assert status.count("failed") >= 1 and "not graded" in status, status
+    assert all(r.message == "not graded: the submission's time budget ran out"
+               for r in rep.results if r.status == "not graded")
+    assert rep.score == 0 and seconds < 20, seconds
+
+
+FILLS_THE_DISK = textwrap.dedent("""
+    import os
+
+    def logpdf_GAU_ND(X, mu, C):
+        here = os.getcwd()
+        for where in (os.path.join(here, "..", ".."), here):  # the grader's TMPDIR, its folder
+            for size in (1 << 20, 4096, 1):  # to the last byte
+                for i in range(1000):
+                    try:
+                        with open(os.path.join(where, f"fill{size}-{i}"), "wb",
+                                  buffering=0) as f:
+                            for _ in range(32):
+                                f.write(b"0" * size)
+                    except OSError:
+                        break
+        return None
+""")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["user", "process"])
+def test_one_submissions_disk_use_never_fails_a_classmate(tmp_path, kind, monkeypatch):
+    """The grader's TMPDIR a 64 MB tmpfs (as a small /tmp is); a submission fills that TMPDIR
+    and its own folder (its tasks fail, no kit error), and what a classmate running beside it
+    would leave is emulated by filling TMPDIR to its last byte: the honest submission graded
+    then keeps full marks, since each submission's folder is a file system of its own (without
+    it, its staging fails with 'No space left on device': checked)."""
+    import os
+    import subprocess
+    import tempfile
+
+    if os.geteuid() != 0 or sandbox.available(kind) is not None:
+        pytest.skip(f"a tmpfs of its own needs root; isolation {kind}: "
+                    f"{sandbox.available(kind)}")
+    small = Path(tempfile.mkdtemp(prefix="mlpr-small-tmpdir-", dir="/tmp"))
+    small.chmod(0o755)  # the sandbox's user traverses it, as it does /tmp
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m,mode=1777", "tmpfs", str(small)],
+                   check=True)
+    try:
+        monkeypatch.setattr(tempfile, "tempdir", str(small))
+        assert "disk: 512 MB for its folder (a tmpfs of its own)" in sandbox.describe(kind)
+        files = {"filler": FILLS_THE_DISK, "honest": HONEST}
+        paths = []
+        for name, code in files.items():
+            (tmp_path / f"{name}.py").write_text(code)
+            paths.append(tmp_path / f"{name}.py")
+        filler, = grade_all(paths[:1], seed=1, labs=[4], isolation=kind, timeout=30.0)
+        assert filler.score == 0 and not any(r.status == "error" for r in filler.results)
+        for size in (1 << 20, 4096, 1):  # what the filler's freed folder gave back, taken
+            for i in range(1000):
+                try:
+                    with open(small / f"left{size}-{i}", "wb", buffering=0) as f:
+                        for _ in range(64):
+                            f.write(b"0" * size)
+                except OSError:
+                    break
+        honest, = grade_all(paths[1:], seed=1, labs=[4], isolation=kind, timeout=30.0)
+        assert honest.score == honest.max_score, [r.message for r in honest.results]
+        assert "mlpr-grading" not in subprocess.run(["mount"], capture_output=True,
+                                                    text=True).stdout
+    finally:
+        subprocess.run(["umount", "-l", str(small)])
+        small.rmdir()

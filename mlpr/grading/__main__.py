@@ -48,6 +48,13 @@ def _parser() -> argparse.ArgumentParser:
                    help="submissions graded in parallel (default: the machine's cores)")
     p.add_argument("--timeout", type=float, default=runner.TASK_TIMEOUT,
                    help=f"time limit per task, seconds (default {runner.TASK_TIMEOUT:g})")
+    p.add_argument("--import-timeout", type=float, default=runner.IMPORT_TIMEOUT,
+                   help=f"time limit of a submission's import, seconds (default "
+                        f"{runner.IMPORT_TIMEOUT:g})")
+    p.add_argument("--budget", type=float, default=runner.SUBMISSION_BUDGET,
+                   help=f"wall-clock seconds for one submission's whole grading (default "
+                        f"{runner.SUBMISSION_BUDGET:g}): the tasks not started by then are not "
+                        f"graded, and say so")
     p.add_argument("--isolation", choices=("auto",) + sandbox.ISOLATIONS, default="auto",
                    help="the sandbox of each submission: the strongest available by default; "
                         "naming one fails the run when it is not available")
@@ -185,7 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     reports = grade_all(args.submissions, args.jobs, args.seed, labs=labs, mapping=mapping,
-                        timeout=args.timeout, isolation=args.isolation,
+                        timeout=args.timeout, import_timeout=args.import_timeout,
+                        budget=args.budget, isolation=args.isolation,
                         fail_on_print=args.fail_on_print, extra=args.extra,
                         solution_folders=args.include_solution_folders)
     if args.format == "gradescope":

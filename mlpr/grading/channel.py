@@ -374,9 +374,12 @@ class Child:
         self.printed, self.dropped["printed"] = [], 0
         return text
 
-    def kill(self) -> None:
+    def kill(self) -> list:
+        """Kill the child (`Sandbox.kill`); the notes of its clean-up."""
         self.box.kill()
         for fd in (self._in, self._out):
             with contextlib.suppress(OSError):
                 os.close(fd)
+        notes, self.box.notes = self.box.notes, []
+        return notes
 

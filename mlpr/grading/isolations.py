@@ -58,6 +58,9 @@ class Isolation:
     threat_model: dict = {}
     #: whether the kit checks what its submission reaches of mlpr (`sandbox.reference_reach`)
     reach_checked = True
+    #: whether the submission's folder needs a file system of its own to bound its disk use
+    #: (bubblewrap's writable places are its size-limited private /tmp already)
+    own_file_system = True
 
     def probe(self, python: str) -> str | None:
         """None when it works here with the interpreter ``python``, else the reason."""
@@ -97,6 +100,7 @@ class Bubblewrap(Isolation):
     name = "bubblewrap"
     title = "bubblewrap (Debian's `bwrap`, as Flatpak uses)"
     reach_checked = False
+    own_file_system = False
     threat_model = {
         "other processes, the network": "own PID namespace (everything it starts dies with it), "
                                         "no network",
@@ -180,7 +184,7 @@ class User(Isolation):
 
     def clean_up(self, box) -> None:
         super().clean_up(box)
-        leftovers.remove_left_files(box.uid, keep=box.workdir)
+        leftovers.remove_left_files(box.uid, keep=box.workdir, notes=box.notes)
 
 
 class Process(Isolation):

@@ -8,13 +8,20 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import secrets
 import shutil
 import stat
 import subprocess
 import time
 from pathlib import Path
 
-__all__ = ["WORLD_WRITABLE", "wait_for_no_process_of", "remove_left_files"]
+__all__ = ["WORLD_WRITABLE", "CLEAN_UP_SECONDS", "wait_for_no_process_of", "remove_tree",
+           "remove_folder", "remove_left_files"]
+
+#: Time bound of one clean-up (a sandbox's folder, or what its user left): past it, what is left
+#: is named in a note
+CLEAN_UP_SECONDS = 60.0
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 #: World-writable folders where a sandbox's user may leave files (`Sandbox.kill` removes them
 #: under ``user``), beside those found one level below `_SCANNED`.
@@ -59,13 +66,91 @@ def _world_writable() -> tuple:
     return tuple(roots.values())
 
 
-def remove_left_files(uid: int, keep: Path | None = None, roots=None) -> int:
+def remove_tree(parent_fd: int, name: str, deadline: float) -> bool:
+    """Remove the folder ``name`` of the open folder ``parent_fd`` and everything below it,
+    without recursion and whatever its depth: each subfolder met is first moved up into the
+    folder being removed (a rename within one file system), so that no path, descriptor chain
+    or stack grows with the depth; a link is removed, never followed; a folder its owner made
+    unreadable is opened to its owner first. False when ``deadline`` (``time.monotonic()``)
+    passed or an entry could not be removed, and what is left stays."""
+    tag = f".mlpr-removing-{secrets.token_hex(6)}-"
+    try:
+        top = os.open(name, _DIR_FLAGS, dir_fd=parent_fd)
+    except OSError:
+        return False
+    pending, moved, complete = [None], 0, True
+    try:
+        while pending:
+            if time.monotonic() > deadline:
+                return False
+            sub = pending.pop()
+            try:
+                fd = top if sub is None else _open_dir(top, sub)
+            except OSError:
+                complete = False
+                continue
+            try:
+                for entry in os.listdir(fd):
+                    try:
+                        st = os.stat(entry, dir_fd=fd, follow_symlinks=False)
+                        if stat.S_ISDIR(st.st_mode):
+                            moved += 1
+                            os.rename(entry, f"{tag}{moved}", src_dir_fd=fd, dst_dir_fd=top)
+                            pending.append(f"{tag}{moved}")
+                        else:
+                            os.unlink(entry, dir_fd=fd)
+                    except OSError:
+                        complete = False
+            finally:
+                if fd != top:
+                    os.close(fd)
+            if sub is not None:
+                try:
+                    os.rmdir(sub, dir_fd=top)
+                except OSError:
+                    complete = False
+    finally:
+        os.close(top)
+    try:
+        os.rmdir(name, dir_fd=parent_fd)
+    except OSError:
+        return False
+    return complete
+
+
+def _open_dir(parent_fd: int, name: str) -> int:
+    try:
+        return os.open(name, _DIR_FLAGS, dir_fd=parent_fd)
+    except PermissionError:  # its owner's mode 000: the owner may open it again
+        os.chmod(name, 0o700, dir_fd=parent_fd, follow_symlinks=False)
+        return os.open(name, _DIR_FLAGS, dir_fd=parent_fd)
+
+
+def remove_folder(path, seconds: float = CLEAN_UP_SECONDS) -> str:
+    """Remove the folder ``path`` and everything in it (`remove_tree`): "" when it is gone, else
+    a note that says what is left."""
+    path = Path(path)
+    try:
+        parent = os.open(path.parent, _DIR_FLAGS)
+    except OSError as exc:
+        return f"the kit could not remove {path}: {exc.strerror}"
+    try:
+        done = remove_tree(parent, path.name, time.monotonic() + seconds)
+    finally:
+        os.close(parent)
+    return "" if done else (f"the kit could not remove all of {path} within {seconds:g} s: "
+                            f"what is left stays there")
+
+
+def remove_left_files(uid: int, keep: Path | None = None, roots=None,
+                      notes: list | None = None) -> int:
     """Remove what the user id ``uid`` left in world-writable folders (``roots``, by default
-    `_world_writable`) and in every folder below them that it could write (world-writable, or
-    its own), except the folder ``keep`` (its sandbox's): only entries owned by ``uid``, never
-    following a link (a link is removed, not its target), at most 32 folders deep and 100,000
-    entries looked at. Then its System V IPC objects (``ipcrm -a`` as ``uid``). Returns the
-    number of entries removed. For the grader's code (root), once ``uid``'s processes are dead.
+    `_world_writable`) and in every world-writable folder below them (at most 32 deep: those are
+    others' folders), except the folder ``keep`` (its sandbox's): only entries owned by ``uid``,
+    its own folders whole whatever their depth (`remove_tree`), never following a link (a link
+    is removed, not its target), within `CLEAN_UP_SECONDS`. Then its System V IPC objects
+    (``ipcrm -a`` as ``uid``). Returns the number of entries removed; a note on what is left
+    goes to ``notes``. For the grader's code (root), once ``uid``'s processes are dead.
     """
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
     kept = set()
@@ -73,8 +158,8 @@ def remove_left_files(uid: int, keep: Path | None = None, roots=None) -> int:
         with contextlib.suppress(OSError):
             st = os.stat(keep, follow_symlinks=False)
             kept.add((st.st_dev, st.st_ino))
-    budget = [100_000]
-    removed = [0]
+    removed, left = [0], []
+    deadline = time.monotonic() + CLEAN_UP_SECONDS
 
     def sweep(fd: int, depth: int) -> None:
         try:
@@ -82,8 +167,8 @@ def remove_left_files(uid: int, keep: Path | None = None, roots=None) -> int:
         except OSError:
             return
         for name in names:
-            budget[0] -= 1
-            if budget[0] < 0:
+            if time.monotonic() > deadline:
+                left.append(f"{len(names)} entries of a folder not looked at")
                 return
             try:
                 st = os.stat(name, dir_fd=fd, follow_symlinks=False)
@@ -93,7 +178,13 @@ def remove_left_files(uid: int, keep: Path | None = None, roots=None) -> int:
             if stat.S_ISDIR(st.st_mode):
                 if (st.st_dev, st.st_ino) in kept:
                     continue
-                if (mine or st.st_mode & stat.S_IWOTH) and depth < 32:
+                if mine:  # its own folder: all of it, whatever its depth and size
+                    if remove_tree(fd, name, deadline):
+                        removed[0] += 1
+                    else:
+                        left.append(name)
+                    continue
+                if st.st_mode & stat.S_IWOTH and depth < 32:
                     try:
                         sub = os.open(name, flags, dir_fd=fd)
                     except OSError:
@@ -103,10 +194,6 @@ def remove_left_files(uid: int, keep: Path | None = None, roots=None) -> int:
                             sweep(sub, depth + 1)
                     finally:
                         os.close(sub)
-                if mine:
-                    with contextlib.suppress(OSError):
-                        os.rmdir(name, dir_fd=fd)
-                        removed[0] += 1
             elif mine:
                 with contextlib.suppress(OSError):
                     os.unlink(name, dir_fd=fd)
@@ -121,6 +208,9 @@ def remove_left_files(uid: int, keep: Path | None = None, roots=None) -> int:
             sweep(fd, 0)
         finally:
             os.close(fd)
+    if left and notes is not None:
+        notes.append(f"what the submission's user id left in world-writable folders could not "
+                     f"all be removed within {CLEAN_UP_SECONDS:g} s ({'; '.join(left[:3])})")
     if shutil.which("ipcrm"):
         subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                         "ipcrm", "-a"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -34,13 +34,16 @@ PER_PROCESS_MB = 1024
 class Limits:
     """Resource limits of a submission: ``memory_mb`` and ``processes`` for all its processes
     together where a cgroup holds them, else as `memory_rule` splits them; CPU time and file
-    size per process; ``tmp_mb`` the size of bubblewrap's private ``/tmp``."""
+    size per process; ``tmp_mb`` the size of bubblewrap's private ``/tmp``; ``disk_mb`` the size
+    of the file system of its own that holds its folder under ``user`` and ``process`` (a tmpfs,
+    where the grader is root)."""
 
     memory_mb: int = 4096
     cpu_seconds: int = 900
     processes: int = 64
     file_mb: int = 64
     tmp_mb: int = 256
+    disk_mb: int = 512
 
 
 @dataclasses.dataclass(frozen=True)

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from mlpr.datasets import data_dir
-from mlpr.grading import mutants, sandbox
+from mlpr.grading import leftovers, mutants, sandbox
 from mlpr.grading.channel import (
     IMPORT_TIMEOUT,
     MAX_BLOBS,
@@ -379,6 +379,7 @@ class _Process:
         self.kind, self.workdir, self.name, self.slot = kind, workdir, name, slot
         self.limits, self.env, self.import_timeout = limits, env, import_timeout
         self.child: Child | None = None
+        self.notes: list = []  # what the clean-ups could not do
 
     def start(self) -> dict:
         """Start the process and import the submission: its hello (`Child.hello`), or
@@ -387,7 +388,7 @@ class _Process:
         try:
             hello = child.hello(self.import_timeout)
         except ChildGone as exc:
-            child.kill()
+            self.notes += child.kill()
             return {"ok": False, "message": exc.reason, "type": ""}
         self.child = child
         return hello
@@ -407,15 +408,23 @@ class _Process:
 
     def kill(self) -> None:
         if self.child is not None:
-            self.child.kill()
+            self.notes += self.child.kill()
         self.child = None
+
+
+#: Wall-clock budget of one submission's grading, in seconds: past it, the remaining tasks are
+#: not graded. A correct course-style file takes about 10 s for every lab's tasks on this
+#: project's 2-core machine; the budget bounds one whose import is slow and whose tasks all hang
+#: (51 tasks x (60 s + a 60 s re-import) would be 100 minutes) to what a class of 200 affords.
+SUBMISSION_BUDGET = 300.0
 
 
 def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
           timeout: float = TASK_TIMEOUT, import_timeout: float = IMPORT_TIMEOUT,
           isolation: str = "auto", fail_on_print: bool = False, slot: int = 0,
           limits: sandbox.Limits | None = None, seed: int | None = None,
-          extra: bool = False, solution_folders: bool = False, run: Run | None = None) -> Report:
+          extra: bool = False, solution_folders: bool = False, run: Run | None = None,
+          budget: float = SUBMISSION_BUDGET) -> Report:
     """Grade one submission (a ``.py`` file or a folder of modules) in a sandboxed process.
 
     Parameters
@@ -425,6 +434,8 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
     mapping : ``{course name: the submission's name}`` for functions named otherwise.
     timeout, import_timeout : the time limits of a task and of the import, in seconds (a task
         that runs longer fails, "hangs"; the next task runs in a new process).
+    budget : the wall-clock seconds of the whole grading: a task not started by then is "not
+        graded: the submission's time budget ran out" (0 points).
     isolation : "auto" (the strongest available), "bubblewrap", "user" or "process".
     fail_on_print : fail a task whose function prints (by default what it prints is shown).
     slot : which of the concurrent sandboxes this is (its user id).
@@ -454,31 +465,51 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
                       time.perf_counter() - t0, kind, seed)
     report = _grade_staged(path, default, kind, dict(mapping or {}), labs, slot,
                            limits or sandbox.Limits(), timeout, import_timeout, fail_on_print,
-                           {"MLPR_GRADE_SOLUTION_FOLDERS": "1"} if solution_folders else None)
+                           {"MLPR_GRADE_SOLUTION_FOLDERS": "1"} if solution_folders else None,
+                           t0 + budget)
     report.seconds, report.isolation, report.seed = time.perf_counter() - t0, kind, seed
     return report
 
 
 def _grade_staged(path: Path, default: dict, kind: str, mapping: dict, labs, slot: int,
                   limits, timeout: float, import_timeout: float, fail_on_print: bool,
-                  env) -> Report:
+                  env, ends: float = float("inf")) -> Report:
     """`grade` once the submission is found: staged, imported, each task run, hints added
     (the report's time, isolation and seed are `grade`'s)."""
-    with tempfile.TemporaryDirectory(prefix="mlpr-grading-") as tmp:
+    tmp = tempfile.mkdtemp(prefix="mlpr-grading-")
+    mounted = not sandbox.own_file_system(Path(tmp), kind, limits)
+    try:
         notes = sandbox.Sandbox.stage(kind, Path(tmp), CHILD, path, _data_files(default), slot)
         process = _Process(kind, Path(tmp), path.name, slot, limits, env, import_timeout)
         hello = _first_hello(process)
         if not hello.get("ok"):
             reason = _import_failure(hello, import_timeout)
-            return Report(str(path), _all_failed(default, reason), [], [reason] + notes)
+            return Report(str(path), _all_failed(default, reason), [],
+                          [reason] + notes + process.notes)
         names = set(process.child.functions)
         notes += _loading_notes(hello, mapping, names)
         given, present, chosen, not_written = _name_mapping(default, mapping, names, labs)
         if not chosen:
             notes.append(_nothing_graded(names))
-        results = [_grade_task(process, task, given, present, hello, timeout, fail_on_print)
-                   for task in chosen]
+        results = []
+        for task in chosen:
+            if time.perf_counter() >= ends:  # the budget: said for each task it leaves out
+                results.append(TaskResult(task.name, task.lab, "not graded", 0.0, task.points,
+                                          message="not graded: the submission's time budget "
+                                                  "ran out"))
+                continue
+            results.append(_grade_task(process, task, given, present, hello,
+                                       min(timeout, max(ends - time.perf_counter(), 1.0)),
+                                       fail_on_print))
         process.kill()
+        notes += process.notes
+    finally:
+        if mounted:  # its file system goes whole
+            sandbox.release_file_system(Path(tmp))
+        # without recursion: a submission's 1,100-deep folder chain cannot fail the removal
+        left = leftovers.remove_folder(tmp)
+    if left:
+        notes.append(left)
     downstream_hints(results, hello.get("uses", {}), given)
     return Report(str(path), results, _not_graded(names, mapping), notes,
                   not_written=not_written)

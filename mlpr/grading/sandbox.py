@@ -94,7 +94,8 @@ import mlpr
 from mlpr.grading import environment, isolations, limits
 from mlpr.grading.limits import Limits, memory_rule, own_user, write
 
-__all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "memory_rule", "Sandbox",
+__all__ = ["ISOLATIONS", "Limits", "available", "choose", "describe", "memory_rule", "disk_rule",
+           "own_file_system", "release_file_system", "Sandbox",
            "STAGE_MAX_BYTES", "STAGE_MAX_ENTRIES", "STAGE_TIMEOUT",
            "PYTHON_VARIABLE", "submission_python",
            "use_python", "protect", "Reach", "check_reach", "reference_reach"]
@@ -373,7 +374,38 @@ def describe(kind: str, limits: Limits | None = None) -> str:
     holds (`memory_rule`, for ``limits``, by default the default `Limits`)."""
     bwrap = available("bubblewrap") or "available, not chosen"
     return (isolations.get(kind).meaning(bwrap) + f"; {memory_rule(kind, limits).text}"
-            + _python_line(kind))
+            + f"; {disk_rule(kind, limits)}" + _python_line(kind))
+
+
+def disk_rule(kind: str, limits: Limits | None = None) -> str:
+    """How the disk a submission writes is bounded under ``kind`` on this machine."""
+    lim = limits or Limits()
+    if not isolations.get(kind).own_file_system:
+        return f"disk: its private /tmp of {lim.tmp_mb} MB, the rest read-only"
+    if os.geteuid() == 0 and shutil.which("mount"):
+        return f"disk: {lim.disk_mb} MB for its folder (a tmpfs of its own)"
+    return ("disk: its folder is on the grader's TMPDIR, bounded per file only (a file system "
+            "of its own needs root)")
+
+
+def own_file_system(workdir: Path, kind: str, limits: Limits) -> str:
+    """Mount a tmpfs of ``limits.disk_mb`` on the empty folder ``workdir`` where ``kind`` needs
+    one and the grader is root: the submission's disk use then fails only its own grading (a
+    full file system there is its doing), never a classmate's. "" when mounted, else why not."""
+    if not isolations.get(kind).own_file_system:
+        return "not needed"
+    if os.geteuid() != 0:
+        return "needs root"
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o",
+                        f"size={limits.disk_mb}m,mode=0700,nosuid,nodev", "tmpfs", str(workdir)],
+                       capture_output=True, text=True)
+    return "" if r.returncode == 0 else (r.stderr.strip() or f"mount: status {r.returncode}")
+
+
+def release_file_system(workdir: Path) -> None:
+    """Unmount the tmpfs of `own_file_system` (everything in it goes with it)."""
+    subprocess.run(["umount", "-l", str(workdir)], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -428,6 +460,7 @@ class Sandbox:
         self.proc: subprocess.Popen | None = None
         self.rule = memory_rule(kind, self.limits)
         self.groups: list = []  # the cgroup folders holding this submission's processes
+        self.notes: list = []  # what its clean-up could not do, for the report
         self._procs: list = []  # their cgroup.procs, encoded for the child to write
 
     @staticmethod

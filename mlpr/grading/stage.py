@@ -23,6 +23,7 @@ and ``*.pyc`` skipped without a note):
   inside the submission. A link out of the submission, a dangling link or a loop of links, and a
   link to a folder that holds it are left out, with a note;
 - a device, a FIFO, a socket is left out, with a note;
+- a folder more than MAX_DEPTH (64) folders deep is left out with a note;
 - the copy holds at most MAX_BYTES bytes of files (a file that would pass the cap is left out,
   smaller ones after it still copied) and looks at most MAX_ENTRIES entries (the walk stops
   there), with a note when a cap binds.
@@ -46,6 +47,9 @@ NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 SKIP = {"__pycache__", ".git"}
 MAX_NOTES = 20
 CHUNK = 1 << 20
+#: Folders deeper than this are left out with a note: the walk's stack and open folders stay
+#: bounded (a course repository is a few folders deep)
+MAX_DEPTH = 64
 
 
 def shown(name: str, limit: int = 100) -> str:
@@ -185,6 +189,9 @@ class Copier:
         elif stat.S_ISDIR(st.st_mode):
             if (st.st_dev, st.st_ino) in ancestors:
                 self.note(rel, "a link to a folder that holds it (a loop)")
+                return
+            if len(ancestors) >= MAX_DEPTH:
+                self.note(rel, f"a folder more than {MAX_DEPTH} folders deep")
                 return
             try:
                 fd = os.open(name, DIR_FLAGS, dir_fd=dir_fd)

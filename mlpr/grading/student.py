@@ -242,7 +242,7 @@ class StudentCode:
                 # inputs (its spread under other roundings, or one stop further on), not by
                 # where mlpr's solver stopped
                 reach = rule[2](f, copy.deepcopy(args), copy.deepcopy(kwargs),
-                                lambda other: _disagreement(other, ref, args, rule[0]))
+                                lambda other: _disagreement(other, ref, args, rule[0]), out=out)
                 tol = max(audit.base_tol, REACH_MARGIN * reach)
                 if tol > audit.tol:
                     audit.tol = tol

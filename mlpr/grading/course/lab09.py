@@ -242,7 +242,7 @@ def _svm_kernel_case(split, what: str, k, C: float, eps: float, rtol: float, rng
     return case, gaps, rtol
 
 
-def svm_linear_reach(f, args, kwargs, measure, runs: int = 8) -> float:
+def svm_linear_reach(f, args, kwargs, measure, out=None, runs: int = 8) -> float:
     """How far from mlpr's answer the labs' L-BFGS-B lands on a call's inputs: the largest
     ``measure`` of its answers under ``runs`` roundings (`optim.labs_ensemble`) of the labs'
     dual on the call's data, extended with K."""

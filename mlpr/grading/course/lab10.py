@@ -417,7 +417,7 @@ def _adapt_train_gmm_lbg(code, f):
     return train_gmm_lbg
 
 
-def em_reach(f, args, kwargs, measure, runs: int = 3) -> float:
+def em_reach(f, args, kwargs, measure, out=None, runs: int = 3) -> float:
     """How far apart the course's EM lands on a call's inputs: the largest ``measure`` of mlpr's
     answer with a stopping threshold ten times smaller (a correct EM whose rounding meets the
     rule one iteration sooner or later lands within that) and of its answers on the data moved

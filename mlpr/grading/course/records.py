@@ -26,9 +26,10 @@ class Adapter:
     `mlpr.grading.student.StudentCode`). ``audit`` is how each answer is compared with mlpr's on
     the lecture's own inputs: ``(rule, tolerance)``, the rule one of "values", "objective",
     "subspace", "lloyd" or "none" (`mlpr.grading.student`), or ``(rule, tolerance, reach)`` for
-    an optimiser: ``reach(f, args, kwargs, measure)`` returns how far from mlpr's answer the
-    course's own method lands on the call's inputs (``measure(answer)`` is the rule's distance
-    of an answer from mlpr's), and an answer within a margin of that agrees.
+    an optimiser: ``reach(f, args, kwargs, measure, out=answer)`` returns how far from mlpr's
+    answer the course's own method may land on the call's inputs (``measure(answer)`` is the
+    rule's distance of an answer from mlpr's; ``out`` the student's), and an answer within a
+    margin of that agrees.
     """
 
     replaces: str
