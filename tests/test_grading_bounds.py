@@ -44,7 +44,7 @@ TOO_MANY_FRAMES = textwrap.dedent("""
     import numpy as np
 
     def train_dual_SVM_kernel(DTR, LTR, C, kernelFunc, eps=1.0):
-        for _ in range(12_000):  # each call is a frame to the grader and back
+        for _ in range(600):  # each call is a frame to the grader and back (cap: 500 here)
             try:
                 kernelFunc(DTR[:, :1], DTR[:, :1])
             except Exception:
@@ -74,11 +74,12 @@ def test_a_child_that_stops_reading_fails_its_task_within_the_time_limit(tmp_pat
 
 
 @pytest.mark.slow
-def test_frames_are_capped_per_task(tmp_path):
+def test_frames_are_capped_per_task(tmp_path, monkeypatch):
+    monkeypatch.setattr(channel, "MAX_FRAMES", 500)  # the grader's side: this process
     reports, _ = _grade(tmp_path, {"floods": TOO_MANY_FRAMES}, timeout=30.0)
     assert reports["honest"].score == reports["honest"].max_score
     svm = {x.name: x for x in reports["floods"].results}["train_dual_SVM_kernel"]
-    assert svm.status == "failed" and f"more than {channel.MAX_FRAMES} frames" in svm.message
+    assert svm.status == "failed" and "more than 500 frames" in svm.message
 
 
 def test_printed_text_and_opened_files_are_capped_per_task():

@@ -41,10 +41,11 @@ MAX_CALLBACK_ENTRIES = 4_000_000
 MAX_HEADER = 4 << 20
 MAX_BLOBS = 16 << 20
 #: Caps of what the grader keeps of one task: the frames it reads from the child (a course task
-#: calls a kernel at most a few hundred times), the characters of what the function printed, and
+#: calls the grader's kernel a few times, or once per pair of samples in a loop: 66 x 100 on the
+#: kit's kernel case), the characters of what the function printed, and
 #: the files it opened that are named. Past a cap, frames end the task; text and names are
 #: counted and dropped (the report says how much).
-MAX_FRAMES = 10_000
+MAX_FRAMES = 100_000
 MAX_PRINTED = 64_000
 MAX_OPENED = 50
 

@@ -66,23 +66,24 @@ def _world_writable() -> tuple:
     return tuple(roots.values())
 
 
-def remove_tree(parent_fd: int, name: str, deadline: float) -> bool:
+def remove_tree(parent_fd: int, name: str, deadline: float) -> tuple:
     """Remove the folder ``name`` of the open folder ``parent_fd`` and everything below it,
     without recursion and whatever its depth: each subfolder met is first moved up into the
     folder being removed (a rename within one file system), so that no path, descriptor chain
     or stack grows with the depth; a link is removed, never followed; a folder its owner made
-    unreadable is opened to its owner first. False when ``deadline`` (``time.monotonic()``)
-    passed or an entry could not be removed, and what is left stays."""
+    unreadable is opened to its owner first. Returns ``(complete, removed)``: complete False
+    when ``deadline`` (``time.monotonic()``) passed or an entry could not be removed (what is
+    left stays), ``removed`` the entries removed, the folder included."""
     tag = f".mlpr-removing-{secrets.token_hex(6)}-"
     try:
-        top = os.open(name, _DIR_FLAGS, dir_fd=parent_fd)
+        top = _open_dir(parent_fd, name)
     except OSError:
-        return False
-    pending, moved, complete = [None], 0, True
+        return False, 0
+    pending, moved, complete, removed = [None], 0, True, 0
     try:
         while pending:
             if time.monotonic() > deadline:
-                return False
+                return False, removed
             sub = pending.pop()
             try:
                 fd = top if sub is None else _open_dir(top, sub)
@@ -99,6 +100,7 @@ def remove_tree(parent_fd: int, name: str, deadline: float) -> bool:
                             pending.append(f"{tag}{moved}")
                         else:
                             os.unlink(entry, dir_fd=fd)
+                            removed += 1
                     except OSError:
                         complete = False
             finally:
@@ -107,6 +109,7 @@ def remove_tree(parent_fd: int, name: str, deadline: float) -> bool:
             if sub is not None:
                 try:
                     os.rmdir(sub, dir_fd=top)
+                    removed += 1
                 except OSError:
                     complete = False
     finally:
@@ -114,8 +117,8 @@ def remove_tree(parent_fd: int, name: str, deadline: float) -> bool:
     try:
         os.rmdir(name, dir_fd=parent_fd)
     except OSError:
-        return False
-    return complete
+        return False, removed
+    return complete, removed + 1
 
 
 def _open_dir(parent_fd: int, name: str) -> int:
@@ -135,7 +138,7 @@ def remove_folder(path, seconds: float = CLEAN_UP_SECONDS) -> str:
     except OSError as exc:
         return f"the kit could not remove {path}: {exc.strerror}"
     try:
-        done = remove_tree(parent, path.name, time.monotonic() + seconds)
+        done = remove_tree(parent, path.name, time.monotonic() + seconds)[0]
     finally:
         os.close(parent)
     return "" if done else (f"the kit could not remove all of {path} within {seconds:g} s: "
@@ -179,9 +182,9 @@ def remove_left_files(uid: int, keep: Path | None = None, roots=None,
                 if (st.st_dev, st.st_ino) in kept:
                     continue
                 if mine:  # its own folder: all of it, whatever its depth and size
-                    if remove_tree(fd, name, deadline):
-                        removed[0] += 1
-                    else:
+                    done, count = remove_tree(fd, name, deadline)
+                    removed[0] += count
+                    if not done:
                         left.append(name)
                     continue
                 if st.st_mode & stat.S_IWOTH and depth < 32:
