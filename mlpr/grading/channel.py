@@ -34,7 +34,7 @@ TASK_TIMEOUT = 60.0
 IMPORT_TIMEOUT = 60.0
 #: The largest kernel matrix a submission may ask the grader to compute through a callback.
 MAX_CALLBACK_ENTRIES = 4_000_000
-#: Caps of one frame from a submission's process: its JSON header and its arrays (``.npy``
+#: Caps of one frame from a submission's process: its JSON header and its arrays (raw
 #: blobs). The largest case of the catalogue (inputs and reference together) is 39 KB, about
 #: 120 KB as JSON text; the hello frame of a repository with thousands of functions is a few
 #: hundred KB. A frame over a cap is refused after its first 8 bytes.

@@ -143,6 +143,7 @@ class StudentCode:
         self.audits: dict = {}
         self._auditing = False
         self._current: set = set()  # the course functions the current replacement called
+        self._rules: dict = {}  # each mlpr function's audit rule, looked up once
 
     def display(self, name: str) -> str:
         """A course function as the student named it: ``my_mvg (Gau_MVG_ML_estimates)`` when
@@ -223,7 +224,9 @@ class StudentCode:
         whose inputs mlpr refuses (they came from another of the student's functions) is not
         compared."""
         name = f.__name__
-        rule = _audit_rule(name)
+        if name not in self._rules:
+            self._rules[name] = _audit_rule(name)
+        rule = self._rules[name]
         audit = self.audits.setdefault(name, Audit(name, [], rule[0], rule[1], rule[1]))
         fed = set(names) if names is not None else self._current
         audit.names = sorted(set(audit.names) | fed)  # the functions that fed it
