@@ -53,20 +53,23 @@ TOO_MANY_FRAMES = textwrap.dedent("""
 """)
 
 
-def _grade(tmp_path, attacks: dict, timeout: float = 5.0):
+def _grade(tmp_path, attacks: dict, timeout: float = 5.0, isolation: str = "auto"):
     paths = []
     for name, code in {"honest": HONEST, **attacks}.items():
         p = tmp_path / f"{name}.py"
         p.write_text(code)
         paths.append(p)
     t0 = time.monotonic()
-    reports = grade_all(paths, jobs=2, seed=3, labs=[9], timeout=timeout)
+    reports = grade_all(paths, jobs=2, seed=3, labs=[9], timeout=timeout, isolation=isolation)
     return {Path(r.submission).stem: r for r in reports}, time.monotonic() - t0
 
 
 @pytest.mark.slow
-def test_a_child_that_stops_reading_fails_its_task_within_the_time_limit(tmp_path):
-    reports, seconds = _grade(tmp_path, {"stops_reading": STOPS_READING})
+@pytest.mark.parametrize("kind", sandbox.ISOLATIONS)
+def test_a_child_that_stops_reading_fails_its_task_within_the_time_limit(tmp_path, kind):
+    if sandbox.available(kind) is not None:
+        pytest.skip(f"isolation {kind}: {sandbox.available(kind)}")
+    reports, seconds = _grade(tmp_path, {"stops_reading": STOPS_READING}, isolation=kind)
     assert reports["honest"].score == reports["honest"].max_score
     r = {x.name: x for x in reports["stops_reading"].results}["train_dual_SVM_kernel"]
     assert r.status == "failed" and "stopped reading the grader's requests" in r.message, r
