@@ -314,3 +314,27 @@ def test_one_submissions_disk_use_never_fails_a_classmate(tmp_path, kind, monkey
     finally:
         subprocess.run(["umount", "-l", str(small)])
         small.rmdir()
+
+
+def test_arrays_cross_as_checked_raw_bytes():
+    """The codec's arrays: every numeric dtype, shape (0-d, empty, non-contiguous, big-endian)
+    and a writable copy come back equal; a dtype outside the list, a shape that does not match
+    the bytes, a negative dimension or a missing blob is refused with the reason."""
+    import numpy as np
+
+    from mlpr.grading.child import wire
+
+    for a in (np.arange(6.0).reshape(2, 3), np.array([True, False]), np.zeros((0, 3)),
+              np.array(5), np.arange(3, dtype=">i4"), np.arange(12.0).reshape(3, 4)[:, ::2],
+              np.ones(3, dtype=np.float32)):
+        b = wire.round_trip(a)
+        assert b.shape == a.shape and b.dtype.kind == a.dtype.kind and np.array_equal(a, b)
+        assert b.flags.writeable
+    blobs = [b"\x00" * 8]
+    for bad, match in (([0, "|O", [1]], "not an array of plain data"),
+                       ([0, "<f8", [2]], "is not 8 bytes"),
+                       ([0, "<f8", [-1]], "not an array of plain data"),
+                       ([3, "<f8", [1]], "not an array of plain data"),
+                       (0, "not an array of plain data")):
+        with pytest.raises(ValueError, match=match):
+            wire.decode({"$a": bad}, blobs)

@@ -74,3 +74,10 @@ def test_the_newest_python_is_looked_for_beyond_the_path(tmp_path, monkeypatch):
     found = [p for _, p in environment.pythons()]
     assert str(fake) in found or os.path.realpath(str(fake)) in map(os.path.realpath, found)
     assert all(v >= (3, 10) for v, _ in environment.pythons())
+
+
+def test_a_python_that_cannot_make_an_environment_is_refused(tmp_path):
+    with pytest.raises(RuntimeError, match="cannot make a virtual environment"):
+        environment.build(python=str(tmp_path / "no-such-python"), log=lambda *a: None)
+    with pytest.raises(ValueError, match=r"isolation must be one of \('bubblewrap', 'user'"):
+        sandbox.available("docker")

@@ -155,7 +155,6 @@ def remove_left_files(uid: int, keep: Path | None = None, roots=None,
     (``ipcrm -a`` as ``uid``). Returns the number of entries removed; a note on what is left
     goes to ``notes``. For the grader's code (root), once ``uid``'s processes are dead.
     """
-    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
     kept = set()
     if keep is not None:
         with contextlib.suppress(OSError):
@@ -189,7 +188,7 @@ def remove_left_files(uid: int, keep: Path | None = None, roots=None,
                     continue
                 if st.st_mode & stat.S_IWOTH and depth < 32:
                     try:
-                        sub = os.open(name, flags, dir_fd=fd)
+                        sub = os.open(name, _DIR_FLAGS, dir_fd=fd)
                     except OSError:
                         continue
                     try:
@@ -204,7 +203,7 @@ def remove_left_files(uid: int, keep: Path | None = None, roots=None,
 
     for root in _world_writable() if roots is None else roots:
         try:
-            fd = os.open(root, flags)
+            fd = os.open(root, _DIR_FLAGS)
         except OSError:
             continue
         try:
