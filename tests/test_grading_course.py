@@ -163,6 +163,9 @@ def test_the_kits_imports_are_at_the_top_and_form_no_cycle():
     for p in _modules():
         name = ".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
         found, inner = _kit_imports(p)
+        # the harness loads its codec at run time; discovery imports nbformat only for a notebook
+        if p.name == "discover.py":
+            inner = [i for i in inner if "nbformat" not in i[1]]
         if p.name != "harness.py":
             assert not inner, (name, inner)
         graph[name] = {n for n in found if n in names and n != name}

@@ -27,8 +27,8 @@ def test_a_one_element_array_put_into_a_slot_gets_a_conditional_hint():
 def test_numpy_linalg_linalg_at_import_gets_a_hint():
     hello = {"type": "ModuleNotFoundError", "message": "No module named 'numpy.linalg.linalg'",
              "where": "labs.py, line 1: import numpy.linalg.linalg"}
-    why = runner._import_failure(hello, 10.0)
+    why = runner.import_failure(hello, 10.0)
     assert why.startswith("importing the submission raised ModuleNotFoundError")
     assert "hint: numpy 2 made it private (numpy.linalg._linalg): import numpy.linalg" in why
     other = dict(hello, message="No module named 'sklearn'")
-    assert "hint" not in runner._import_failure(other, 10.0)
+    assert "hint" not in runner.import_failure(other, 10.0)

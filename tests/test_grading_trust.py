@@ -268,7 +268,8 @@ def test_what_each_attack_is_told(graded):
         rep = graded["cheats"][k]
         assert all(r.status == "failed" for r in rep.results) and not rep.passed
         assert "took longer" not in " ".join(rep.notes)
-    assert "exited (status 0)" in graded["cheats"]["exit at import"].notes[0]
+    # os._exit at import is refused: that module's import ends, said, and the process lives on
+    assert "os._exit(0) was called" in graded["cheats"]["exit at import"].notes[0]
     assert "SystemExit" in graded["cheats"]["sys.exit at import"].notes[0]
 
 
@@ -344,7 +345,7 @@ def test_what_runs_beside_a_submission_imports_nothing_of_mlpr(module):
                          cwd=os.sep)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.strip().replace("'", '"')) == []
-    assert module in {"__init__.py", "harness.py", "wire.py"}
+    assert module in {"__init__.py", "harness.py", "wire.py", "discover.py", "fingerprints.py"}
     imported = [a.name for n in ast.walk(ast.parse(path.read_text()))
                 if isinstance(n, ast.Import) for a in n.names] + [
         n.module or "" for n in ast.walk(ast.parse(path.read_text()))
@@ -356,9 +357,9 @@ def test_what_runs_beside_a_submission_imports_nothing_of_mlpr(module):
 def test_a_students_repository_with_one_folder_per_lab(tmp_path):
     """Graded as a TA receives it: lab folders (Lab9 before Lab12), modules importing each other
     by name and as packages from the repository's root, scikit-learn's iris loader, copies of
-    one module in several labs, a lab whose module fails to import, the course's solution in a
-    `solution/` folder beside the student's code (left out, and listed), and a `project/` folder
-    that does not override a lab."""
+    one module in several labs, a lab whose module fails to import, the course's own files
+    (their author's header) beside the student's code (left out, and listed), and a `project/`
+    folder that does not override a lab."""
     repo = tmp_path / "MLPR_Labs"
     sklearn_iris = HONEST.replace("def load_iris():", "def _file_iris():") + textwrap.dedent("""
 
@@ -368,6 +369,7 @@ def test_a_students_repository_with_one_folder_per_lab(tmp_path):
             return iris["data"].T, iris["target"]
         """)
     wrong = "import numpy as np\n\ndef compute_mu_C(D):\n    return D.mean(1), np.cov(D)\n"
+    course_file = "# Copyright (C) 2024 by Sandro Cumani\n" + wrong
     files = {
         "Lab3/pca.py": sklearn_iris,
         "Lab7/bayesRisk.py": sklearn_iris,
@@ -377,8 +379,8 @@ def test_a_students_repository_with_one_folder_per_lab(tmp_path):
         "Lab12/code/gmm_cls.py": ("from gmm import *\n"
                                   "import Lab12.code.bayesRisk as bayesRisk\n"
                                   "if __name__ == '__main__':\n    print('runs the lab')\n"),
-        "Lab12/solution/sol.py": wrong,
-        "Lab7/Soluzione/sol.py": wrong,
+        "Lab12/solution/sol.py": course_file,
+        "Lab7/Soluzione/sol.py": course_file,
         "project/utils.py": wrong,
     }
     for name, text in files.items():
@@ -389,15 +391,16 @@ def test_a_students_repository_with_one_folder_per_lab(tmp_path):
     assert not failed, formats.format_text([rep])
     assert rep.max_score == 50 and rep.score == 50
     by = {r.name: r for r in rep.results}
-    assert by["compute_mu_C"].file == "Lab12/code/bayesRisk.py"  # the latest lab's copy
-    assert by["load_iris"].file == "Lab12/code/bayesRisk.py"
-    notes = [n.removeprefix("loading the submission: ") for n in rep.notes]
-    assert any(n.startswith("Lab9/broken.py could not be imported: RuntimeError")
-               for n in notes), notes
-    assert "left out: Lab12/solution/sol.py, a course-solution folder" in notes
-    assert "left out: Lab7/Soluzione/sol.py, a course-solution folder" in notes
-    assert ("compute_mu_C is defined in project/utils.py, Lab3/pca.py, Lab7/bayesRisk.py, "
-            "Lab12/code/bayesRisk.py: Lab12/code/bayesRisk.py's is graded") in notes
+    assert by["compute_mu_C"].file == "Lab3/pca.py"  # the copy in its own lab's folder
+    assert by["load_iris"].file == "Lab12/code/bayesRisk.py"  # no lab 2: the latest lab's
+    plan = [line.strip() for line in rep.plan]
+    assert any(n.startswith("not imported: Lab9/broken.py: RuntimeError") for n in plan), plan
+    assert any(n.startswith("left out: Lab12/solution/sol.py, the course's own file")
+               for n in plan), plan
+    assert any(n.startswith("left out: Lab7/Soluzione/sol.py, the course's own file")
+               for n in plan), plan
+    assert ("compute_mu_C: Lab3/pca.py; not graded: Lab12/code/bayesRisk.py, "
+            "Lab7/bayesRisk.py, project/utils.py") in plan
     assert "[Lab12/code/bayesRisk.py]" in formats.format_text([rep])
 
 
@@ -411,8 +414,8 @@ def test_a_folder_with_a_helper_that_cannot_be_imported(tmp_path):
     (lab / "report.py").write_text('d = {"a": 1}\nprint(f"{d["a"]}")\n')
     (rep,) = grade_all([lab], jobs=1, seed=5, labs=[4])
     assert rep.score == rep.max_score == len(LAB4), formats.format_text([rep])
-    notes = " | ".join(rep.notes)
-    assert "plots.py could not be imported: ModuleNotFoundError" in notes
+    notes = " | ".join(rep.plan)
+    assert "not imported: plots.py: ModuleNotFoundError" in notes
     if sys.version_info < (3, 12):
         assert "report.py, line 2" in notes and "valid in Python >= 3.12" in notes
 
@@ -695,7 +698,8 @@ def test_real_repository_layouts(tmp_path):
 def test_solution_folders_graded_on_request_and_an_empty_grade_explained(tmp_path):
     repo = tmp_path / "repo"
     (repo / "Lab4" / "solution").mkdir(parents=True)
-    (repo / "Lab4" / "solution" / "sol.py").write_text(HONEST)
+    (repo / "Lab4" / "solution" / "sol.py").write_text(  # the course's, by its header
+        "# Copyright (C) 2024 by Sandro Cumani\n" + HONEST)
     (repo / "Lab4" / "mine.py").write_text("def my_density(X, mu, C):\n    return X\n")
     (rep,) = grade_all([repo], jobs=1, seed=5, labs=None)
     assert rep.max_score == 0 and any("no task graded (0 / 0 points)" in n and "my_density" in n

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import queue
@@ -37,7 +38,21 @@ def _parser() -> argparse.ArgumentParser:
                    help="grade every task of lab N (repeatable; a missing function then counts "
                         "0); default: the tasks whose function the submission defines")
     p.add_argument("--map", action="append", default=[], metavar="COURSE=STUDENT",
-                   help="the submission's name for a course function (repeatable)")
+                   help="the submission's name for a course function (repeatable): a name, "
+                        "or FILE::NAME for one copy, or CLASS.METHOD; with its keywords "
+                        "adapted as COURSE=STUDENT(psiEig=psi,-verbose,+K=1): a course keyword "
+                        "renamed, one left out, one added with a literal value. The report "
+                        "proposes the lines for the functions it found under other names")
+    p.add_argument("--names", choices=("equivalent", "exact"), default="equivalent",
+                   help="equivalent (default): a function named as the course's up to letter "
+                        "case and underscores is graded, and one under another name that "
+                        "students use is graded when its first case agrees with the "
+                        "reference (each with a note and its --map line); exact: only the "
+                        "course's names and --map, the others proposed")
+    p.add_argument("--year", choices=course.years(), default=None,
+                   help="the academic year whose lab numbers --lab means (default: the one "
+                        "the submission's lab folders are numbered by, else "
+                        f"{course.EDITION}, the kit's)")
     p.add_argument("--format", choices=("text", "json", "gradescope", "csv"), default="text")
     p.add_argument("--out", type=Path, help="write the report to this file (default: stdout); "
                    "with --format gradescope and several submissions, a folder that receives "
@@ -74,23 +89,60 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--fail-on-print", action="store_true",
                    help="fail a task whose function prints (by default what it prints is shown "
                         "beside the result)")
-    p.add_argument("--include-solution-folders", action="store_true",
-                   help="in a repository, grade the files of course-solution folders too "
-                        "(solution/, sol/, soluzione/, ...; by default left out and listed)")
+    p.add_argument("--include-course-files", "--include-solution-folders",
+                   action="store_true", dest="include_course",
+                   help="grade the course's own files too: those recognised by the course "
+                        "author's header or by the fingerprints of the course's published "
+                        "functions (by default left out and listed in the plan)")
     p.add_argument("--extra", action="store_true",
                    help="also grade the tasks under names of the kit's own (not the course's)")
     p.add_argument("--list", action="store_true", help="list the tasks and exit")
     return p
 
 
-def _parse_map(items: Sequence[str], parser) -> dict:
-    mapping = {}
+def _parse_map(items: Sequence[str], parser) -> tuple:
+    """``--map`` items: ``({course: student}, {course: adaptation})`` (see `parse_map`)."""
+    try:
+        return parse_map(items)
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
+def parse_map(items: Sequence[str]) -> tuple:
+    """``COURSE=STUDENT`` or ``COURSE=STUDENT(kw=theirs,-kw,+kw=literal)`` items as
+    ``({course: student}, {course: {"rename", "drop", "extra"}})``; ValueError on a malformed
+    one."""
+    mapping, adaptations = {}, {}
     for item in items:
-        course, sep, student = item.partition("=")
-        if not sep or not course or not student:
-            parser.error(f"--map expects COURSE=STUDENT, got {item!r}")
-        mapping[course.strip()] = student.strip()
-    return mapping
+        course_name, sep, student = item.partition("=")
+        student = student.strip()
+        spec = ""
+        if "(" in student and student.endswith(")"):
+            student, _, spec = student[:-1].partition("(")
+        if not sep or not course_name.strip() or not student.strip():
+            raise ValueError(f"--map expects COURSE=STUDENT, got {item!r}")
+        course_name = course_name.strip()
+        mapping[course_name] = student.strip()
+        rename, drop, extra = {}, [], {}
+        for part in filter(None, (p.strip() for p in spec.split(","))):
+            if part.startswith("-"):
+                drop.append(part[1:].strip())
+            elif part.startswith("+") and "=" in part:
+                k, _, v = part[1:].partition("=")
+                try:
+                    extra[k.strip()] = ast.literal_eval(v.strip())
+                except (ValueError, SyntaxError):
+                    raise ValueError(f"--map {item}: {v.strip()!r} is not a literal "
+                                     f"(a number, a string in quotes, True, None...)") from None
+            elif "=" in part:
+                k, _, v = part.partition("=")
+                rename[k.strip()] = v.strip()
+            else:
+                raise ValueError(f"--map {item}: {part!r} is neither kw=theirs, -kw nor "
+                                 f"+kw=value")
+        if spec:
+            adaptations[course_name] = {"rename": rename, "drop": drop, "extra": extra}
+    return mapping, adaptations
 
 
 def grade_all(submissions: Sequence[Path], jobs: int = 1, seed: int | None = None,
@@ -152,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unrecognized argument: {item} (a submission whose name starts with "
                          f"'-' goes after --: python -m mlpr.grading -- {item})")
         args.submissions.append(Path(item))
-    mapping = _parse_map(args.map, parser)
+    mapping, adaptations = _parse_map(args.map, parser)
     if args.build_env:
         try:
             print(environment.build(force=args.force))
@@ -160,7 +212,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"python -m mlpr.grading --build-env: {exc}", file=sys.stderr)
             return 1
         return 0
-    every = course.tasks(everything=True)
     if args.list:
         print("\n".join(course.listing()))
         return 0
@@ -180,7 +231,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--map: no task named {', '.join(unknown)}; the form is COURSE=YOURS "
                      f"(python -m mlpr.grading --list names the course's functions)")
     labs = sorted(set(args.labs)) if args.labs else None
-    known_labs = {t.lab for t in every.values()}
+    known_labs = {n for y in course.years() for n in course.lab_numbers(y).values()
+                  if n is not None} if args.year is None else \
+        {n for n in course.lab_numbers(args.year).values() if n is not None}
     if labs and not set(labs) <= known_labs:
         parser.error(f"--lab: the labs with tasks are {sorted(known_labs)}, got {labs}")
     if args.jobs < 1:
@@ -195,7 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         timeout=args.timeout, import_timeout=args.import_timeout,
                         budget=args.budget, isolation=args.isolation,
                         fail_on_print=args.fail_on_print, extra=args.extra,
-                        solution_folders=args.include_solution_folders)
+                        include_course=args.include_course, year=args.year, names=args.names,
+                        adaptations=adaptations)
     if args.format == "gradescope":
         docs = [formats.format_gradescope(r, args.visibility) for r in reports]
         if len(docs) > 1:

@@ -157,13 +157,55 @@ def _hello_fields(header: dict) -> dict:
     uses = header.get("uses")
     uses = uses if type(uses) is dict else {}
     return {"ok": True,
-            "functions": {k[:200]: _signature_of(v) for k, v in list(funcs.items())[:5000]},
-            "origin": {k[:200]: text(v, 200) for k, v in list(origin.items())[:5000]},
+            "functions": {k[:600]: _signature_of(v) for k, v in list(funcs.items())[:20000]},
+            "origin": {k[:600]: text(v, 300) for k, v in list(origin.items())[:20000]},
             "uses": _capped_uses(uses),
-            "notes": texts(header.get("notes"), 20, 300),
+            "notes": texts(header.get("notes"), 200, 500),
+            "kind": text(header.get("kind"), 20),
+            "modules": _modules_of(header.get("modules")),
+            "modules_dropped": max(0, len(header["modules"]) - MAX_MODULES)
+            if type(header.get("modules")) is list else 0,
             "main_only": {k[:100]: text(v, 200)
                           for k, v in list(_dict(header.get("main_only")).items())[:200]},
             "printed": text(header.get("printed"), 8000)}
+
+
+#: The most modules of a submission's inventory that the grader reads (discover.MAX_MODULES
+#: imports 400), and of functions per module
+MAX_MODULES = 2000
+MAX_MODULE_FUNCTIONS = 1000
+
+
+def _error_of(x) -> dict:
+    x = _dict(x)
+    return {"type": text(x.get("type"), 100), "message": text(x.get("message"), 500),
+            "where": text(x.get("where"), 300)}
+
+
+def _modules_of(x) -> list:
+    """The hello's inventory (`mlpr.grading.child.discover.inventory`) as untrusted data: at
+    most `MAX_MODULES` modules, each ``{"path", "status", "error", "course", "functions":
+    [[qualname, bool, bool]], "prints": {qualname: bool}, "notes"}`` with its strings cut; an
+    entry of another shape is dropped."""
+    out = []
+    for m in x[:MAX_MODULES] if type(x) is list else []:
+        if type(m) is not dict or type(m.get("path")) is not str:
+            continue
+        funcs = []
+        for f in m.get("functions", [])[:MAX_MODULE_FUNCTIONS] \
+                if type(m.get("functions")) is list else []:
+            if type(f) is list and len(f) == 3 and type(f[0]) is str:
+                funcs.append([f[0][:200], f[1] is True, f[2] is True])
+        prints = _dict(m.get("prints"))
+        out.append({"path": m["path"][:300],
+                    "status": text(m.get("status"), 20),
+                    "error": _error_of(m.get("error")) if m.get("error") is not None else None,
+                    "course": text(m.get("course"), 200),
+                    "functions": funcs,
+                    "prints": {k[:200]: v is True
+                               for k, v in list(prints.items())[:MAX_MODULE_FUNCTIONS]},
+                    "notes": texts(m.get("notes"), 20, 300)})
+    return out
 
 
 #: The most references between a submission's functions that the grader keeps (`_capped_uses`):
@@ -178,8 +220,8 @@ def _capped_uses(uses: dict) -> dict:
     for k, v in list(uses.items())[:5000]:
         if type(k) is not str or total >= MAX_USES:
             continue
-        refs = texts(v, min(100, MAX_USES - total), 200)
-        out[k[:200]] = refs
+        refs = texts(v, min(100, MAX_USES - total), 600)
+        out[k[:600]] = refs
         total += len(refs)
     return out
 

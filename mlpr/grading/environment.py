@@ -35,9 +35,10 @@ __all__ = ["PINS", "WHY", "pythons", "newest_python", "location", "find", "build
 #: matplotlib and scikit-learn of the same year (the labs load iris through
 #: sklearn.datasets.load_iris).
 PINS = ("numpy>=2.0,<2.4", "scipy>=1.13,<1.15", "matplotlib>=3.8,<3.10",
-        "scikit-learn>=1.4,<1.6")
+        "scikit-learn>=1.4,<1.6", "nbformat>=5.9")
 #: Why each pin, by package (for the report and the docs)
 WHY = {
+    "nbformat": "the kit reads a submission's notebooks (.ipynb) with it, beside the code it runs",
     "numpy": "2.4 refuses float() and '%e' % of a 1-element array and a 1-element array put "
              "into a slot, which the course's code does",
     "scipy": "1.15 rewrote L-BFGS-B in C; the labs' numbers come from the Fortran one",

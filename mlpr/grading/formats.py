@@ -33,7 +33,10 @@ def one_line(text, limit: int = 500) -> str:
     text = str(text)
     # cut before escaping: the work is linear in the limit, not in the text
     s = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit + 1])
-    return s if len(s) <= limit and len(text) <= limit else s[:limit - 3] + "..."
+    if len(s) <= limit and len(text) <= limit:
+        return s
+    keep = max(limit - 40, limit // 2)  # never cut without saying how much
+    return s[:keep] + f"... ({len(text) - keep:,} more characters)"
 
 
 def _isolation(kind: str) -> str:
@@ -55,16 +58,27 @@ def format_text(reports: Sequence) -> str:
         out.append(f"   isolation: {_isolation(rep.isolation)}")
         if rep.seed is not None:
             out.append(f"   seed: {rep.seed} (--seed {rep.seed} replays these cases)")
+        for line in getattr(rep, "plan", []):
+            out.append(f"   {one_line(line, 2000)}")
+        for line in getattr(rep, "proposed", []):
+            out.append(f"   proposed: {one_line(line, 300)}")
         for note in rep.notes:
-            out.append(f"   note: {one_line(note)}")
+            out.append(f"   note: {one_line(note, 2000)}")
+        groups = _grouped(rep.results)
         for r in rep.results:
+            if id(r) in groups.get("skip", set()):
+                continue
             mark = {"passed": "✔", "error": "⚠"}.get(r.status, "✘")
             line = f" {mark} {r.title:<62s} {min(r.points, r.max_points):g}/{r.max_points:g}  " \
                    f"{_fmt_err(r)}" + (f"  [{one_line(r.file, 80)}]" if "/" in r.file else "")
             out.append(line.rstrip())
-            if r.status != "passed":
-                out.append(f"     {'error' if r.status == 'error' else 'why'}: "
-                           f"{one_line(r.message)}")
+            if r.status != "passed" or r.message:
+                label = {"error": "error", "passed": "note"}.get(r.status, "why")
+                out.append(f"     {label}: {one_line(r.message, 2000)}")
+                if id(r) in groups.get("first", {}):
+                    others = groups["first"][id(r)]
+                    out.append(f"     the same for {len(others)} more task(s): "
+                               f"{', '.join(o.name for o in others)}")
                 if r.hint:
                     out.append(f"     hint: {one_line(r.hint)}")
             if r.printed:
@@ -75,6 +89,22 @@ def format_text(reports: Sequence) -> str:
             out.append(f"   not graded (no task of that name): "
                        f"{one_line(', '.join(rep.not_graded))}")
     return "\n".join(out) + "\n"
+
+
+def _grouped(results: list) -> dict:
+    """Tasks that failed or were not graded for one same reason (a module that could not be
+    imported): the first is printed with the others' names (``first``: id -> others), the
+    others not again (``skip``). Only a reason shared by more than two tasks groups them."""
+    by_reason: dict = {}
+    for r in results:
+        if r.status in ("failed", "not graded") and r.message and not r.hint and r.err is None:
+            by_reason.setdefault(r.message, []).append(r)
+    first, skip = {}, set()
+    for same in by_reason.values():
+        if len(same) > 2:
+            first[id(same[0])] = same[1:]
+            skip.update(id(r) for r in same[1:])
+    return {"first": first, "skip": skip}
 
 
 def format_gradescope(rep, visibility: str = "visible") -> dict:
@@ -101,7 +131,9 @@ def format_gradescope(rep, visibility: str = "visible") -> dict:
     lines = [f"isolation: {_isolation(rep.isolation)}"]
     if rep.seed is not None:
         lines.append(f"seed: {rep.seed}")
-    lines += [f"note: {one_line(n)}" for n in rep.notes]
+    lines += [one_line(line, 2000) for line in getattr(rep, "plan", [])]
+    lines += [f"proposed: {one_line(line, 300)}" for line in getattr(rep, "proposed", [])]
+    lines += [f"note: {one_line(n, 2000)}" for n in rep.notes]
     if rep.not_graded:
         lines.append("not graded: " + one_line(", ".join(rep.not_graded)))
     return {"score": rep.score, "output": "\n".join(lines), "output_format": "text",
@@ -131,4 +163,6 @@ def format_json(reports: Sequence) -> str:
                         "isolation": r.isolation, "seed": r.seed,
                         "results": [x.to_dict() for x in r.results],
                         "not_graded": r.not_graded, "not_written": r.not_written,
-                        "notes": r.notes, "seconds": r.seconds} for r in reports], indent=1)
+                        "notes": r.notes, "seconds": r.seconds,
+                        "plan": getattr(r, "plan_data", {}),
+                        "proposed": getattr(r, "proposed", [])} for r in reports], indent=1)

@@ -258,8 +258,7 @@ def _glossed(formula: Formula, text: str) -> str:
     return "; ".join(f"{n}: {formula.glossary[n]}" for n in names)
 
 
-def describe(formula: Formula, chosen: list, err: float, form: str | None = None,
-             raised: tuple | None = None) -> str:
+def describe(formula: Formula, chosen: list, err: float, form: str | None = None) -> str:
     """A matching mutant (or pair) in words, with how closely it matches."""
     parts = []
     lines = formula.source.splitlines()
@@ -274,9 +273,6 @@ def describe(formula: Formula, chosen: list, err: float, form: str | None = None
             gloss = _glossed(formula, change)
         parts.append(change + where + (f" [{gloss}]" if gloss else ""))
     done = " and ".join(parts)
-    if raised is not None:
-        return (f"your function raises as the formula computed with {done} does "
-                f"({raised[0]}: {raised[1]})")
     if form is not None:
         return f"your answer has the form of the formula computed with {done} ({form})"
     if formula.objective:
@@ -413,18 +409,18 @@ def _outcome(case, formula: Formula, base, singles: list, key: tuple) -> tuple:
 
 
 def search(case, got, compare, budget: float = BUDGET_SECONDS, max_mutants: int = MAX_MUTANTS,
-           max_pairs: int = MAX_PAIRS, raw: bool = False, form_error: str | None = None,
-           raised: tuple | None = None) -> str | None:
+           max_pairs: int = MAX_PAIRS, raw: bool = False, form_error: str | None = None
+           ) -> str | None:
     """The description of the mutant(s) of ``case.formula`` whose answer matches ``got``, or
     None. ``raw``: ``got`` is the student's value before ``case.post`` (its comparison failed
     on its form). ``form_error``: the case's ``post`` refused the student's value with this
-    message; a mutant matches when ``post`` refuses its value with the same message.
-    ``raised``: the student's function raised ``(type name, message)``; a mutant matches when
-    it raises the same."""
+    message; a mutant matches when ``post`` refuses its value with the same message. A function
+    that raised is never matched here: an exception's text alone identifies no mistake (the
+    same IndexError comes from many), so what was raised is said, and nothing more."""
     formula = getattr(case, "formula", None)
     if formula is None or (formula.cases is not None and not formula.cases(case)):
         return None
-    if form_error is None and raised is None and not _finite(got):
+    if form_error is None and not _finite(got):
         return None  # a NaN or infinite answer: what was measured is said, nothing more
     t0 = time.perf_counter()
     base, singles = _prepared(formula)
@@ -433,8 +429,6 @@ def search(case, got, compare, budget: float = BUDGET_SECONDS, max_mutants: int 
 
     def test(key):
         kind, out = _outcome(case, formula, base, singles, key)
-        if raised is not None:
-            return False, kind == "raised" and tuple(out) == tuple(raised), 0.0
         if kind != "out":
             return False, False, math.inf
         if form_error is not None:
@@ -490,7 +484,7 @@ def search(case, got, compare, budget: float = BUDGET_SECONDS, max_mutants: int 
         return None
     texts = {}
     for chosen, err in found:
-        t = describe(formula, chosen, err, form_error, raised)
+        t = describe(formula, chosen, err, form_error)
         texts.setdefault(t, err)
     if len(texts) > MAX_EXPLANATIONS:
         return None  # too many explanations to name any

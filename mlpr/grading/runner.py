@@ -29,6 +29,15 @@ import numpy as np
 
 from mlpr.datasets import data_dir
 from mlpr.grading import leftovers, mutants, sandbox
+from mlpr.grading import plan as planning
+from mlpr.grading.calls import (
+    Adapted,
+    Unsupported,
+    import_failure,
+    map_hint,
+    probe,
+    probe_behaviour,
+)
 from mlpr.grading.channel import (
     IMPORT_TIMEOUT,
     MAX_BLOBS,
@@ -39,10 +48,9 @@ from mlpr.grading.channel import (
     RemoteFunction,
     StudentRaised,
     accepts,
-    text,
 )
 from mlpr.grading.child import wire
-from mlpr.grading.course import FIXED, Run, course_names, helpers, tasks
+from mlpr.grading.course import FIXED, Run, course_names, helpers, kit_labs, lab_numbers, tasks
 from mlpr.grading.framework import (
     Case,
     Comparison,
@@ -75,18 +83,14 @@ def _call(fn, case: Case, task: Task | None = None):
     kwargs.update({k: v for k, v in case.quiet.items() if accepts(fn, k)})
     try:
         out = fn(*args, **kwargs)
-    except (Fail, ChildGone):
+    except (Fail, ChildGone, Unsupported):
         raise
     except StudentRaised as exc:
-        message, hint = _explain_raised(fn, exc, case)
-        if hint is None:
-            hint = _safe_search(case, None, None, raised=(exc.type_name, exc.message))
+        message, hint = _explain_raised(fn, exc, case, task)  # no hint from its text alone
         raise Fail(message, hint) from None
     except Exception as exc:  # a function of this process (grade_functions)
         raised = _as_raised(exc)
-        message, hint = _explain_raised(fn, raised, case)
-        if hint is None:
-            hint = _safe_search(case, None, None, raised=(raised.type_name, raised.message))
+        message, hint = _explain_raised(fn, raised, case, task)
         raise Fail(message, hint) from None
     if isinstance(fn, RemoteFunction):
         allowed = {f"/{f}" for f in (task.files if task else ())}
@@ -115,11 +119,8 @@ _SCALAR_REFUSAL = "only 0-dimensional arrays can be converted to Python scalars"
 #: numpy's refusal to put a non-scalar into one element of an array
 _SLOT_REFUSAL = "setting an array element with a sequence"
 #: modules the course's code imports that newer numpy no longer has, and what replaces them
-_GONE_MODULES = {"numpy.linalg.linalg": "numpy 2 made it private (numpy.linalg._linalg): "
-                 "import numpy.linalg, which has the same functions"}
-
-
-def _explain_raised(fn, exc: StudentRaised, case: Case) -> tuple:
+def _explain_raised(fn, exc: StudentRaised, case: Case,
+                    task: Task | None = None) -> tuple:
     where = f" (at {exc.where})" if exc.where else ""
     msg = f"raised {exc.type_name}: {exc.message}{where}"
     main_only = getattr(getattr(fn, "child", None), "main_only", {})
@@ -152,7 +153,8 @@ def _explain_raised(fn, exc: StudentRaised, case: Case) -> tuple:
             except (TypeError, ValueError):
                 sig = "(...)"
         return (msg, f"the function's signature {fn.__name__}{sig} does not take the course's "
-                     f"arguments ({_describe_args(case)}); rename it or adapt the signature")
+                     f"arguments ({_describe_args(case)}); rename it or adapt the signature"
+                     + map_hint(fn, exc.message, task))
     return msg, None
 
 
@@ -236,12 +238,11 @@ def _safe_diagnose(got, case: Case, compare, numeric: bool = True,
         return None
 
 
-def _safe_search(case: Case, out, compare, form_error: str | None = None,
-                 raised: tuple | None = None) -> str | None:
+def _safe_search(case: Case, out, compare, form_error: str | None = None) -> str | None:
     """The mutant whose answer the case's ``post`` refuses as it refused the student's
-    (``form_error``), or that raises as the student's function raised (``raised``)."""
+    (``form_error``)."""
     try:
-        return mutants.search(case, out, compare, form_error=form_error, raised=raised)
+        return mutants.search(case, out, compare, form_error=form_error)
     except (ChildGone, KitError):
         raise
     except Exception:
@@ -253,10 +254,15 @@ def run_task(task: Task, fn) -> TaskResult:
     `ChildGone` passes through (the caller restarts the submission's process)."""
     t0 = time.perf_counter()
     worst: Comparison | None = None
+    left_out: list = []  # (case, keyword) the function cannot take (`Adapted`)
+    cases = task.cases()
     try:
-        for case in task.cases():
+        for case in cases:
             try:
                 c = run_case(fn, case, task)
+            except Unsupported as exc:
+                left_out.append((case.what, exc.keyword, exc.value))
+                continue
             except Fail as exc:
                 exc.message = f"{case.what}: {exc.message}"
                 raise
@@ -265,8 +271,18 @@ def run_task(task: Task, fn) -> TaskResult:
     except Fail as exc:
         return TaskResult(task.name, task.lab, "failed", 0.0, task.points, exc.err, exc.tol,
                           exc.message, exc.hint, time.perf_counter() - t0)
+    said = ""
+    if left_out:
+        keys = sorted({f"{k}={v!r}" for _, k, v in left_out})
+        said = (f"graded on {len(cases) - len(left_out)} of {len(cases)} cases: the function "
+                f"takes no {', '.join(sorted({k for _, k, _ in left_out}))} (the cases with "
+                f"{', '.join(keys)} were left out)")
+        if len(left_out) == len(cases):
+            return TaskResult(task.name, task.lab, "failed", 0.0, task.points, message=said
+                              + "; --map NAME=YOURS(KEYWORD=YOUR_KEYWORD) names yours",
+                              seconds=time.perf_counter() - t0)
     return TaskResult(task.name, task.lab, "passed", task.points, task.points,
-                      worst.err if worst else None, worst.tol if worst else None, "", None,
+                      worst.err if worst else None, worst.tol if worst else None, said, None,
                       time.perf_counter() - t0)
 
 
@@ -322,7 +338,8 @@ def downstream_hints(results: list, uses: dict, given: dict | None = None) -> No
         root = cause(own)
         if root != own:
             why, title = hints[root]
-            r.hint = (f"your {root} fails its own task ({title}: {why}); this task uses it"
+            r.hint = (f"your {root.rpartition('::')[2]} fails its own task ({title}: {why}); "
+                      f"this task uses it"
                       + (f". Also: {r.hint}" if r.hint else ""))
 
 
@@ -350,6 +367,11 @@ class Report:
     isolation: str = ""
     seed: int | None = None
     not_written: list = dataclasses.field(default_factory=list)
+    #: the plan's lines (`mlpr.grading.plan.Plan.lines`), printed first, and the plan as data
+    plan: list = dataclasses.field(default_factory=list)
+    plan_data: dict = dataclasses.field(default_factory=dict)
+    #: the ``--map`` lines the plan proposes
+    proposed: list = dataclasses.field(default_factory=list)
 
     @property
     def score(self) -> float:
@@ -403,7 +425,7 @@ class _Process:
             self.kill()
             return TaskResult(task.name, task.lab, "failed", 0.0, task.points,
                               message="the submission could not be restarted after its last "
-                                      "task: " + _import_failure(hello, self.import_timeout))
+                                      "task: " + import_failure(hello, self.import_timeout))
         return None
 
     def kill(self) -> None:
@@ -424,7 +446,9 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
           isolation: str = "auto", fail_on_print: bool = False, slot: int = 0,
           limits: sandbox.Limits | None = None, seed: int | None = None,
           extra: bool = False, solution_folders: bool = False, run: Run | None = None,
-          budget: float = SUBMISSION_BUDGET) -> Report:
+          budget: float = SUBMISSION_BUDGET, include_course: bool = False,
+          year: str | None = None, names: str = "equivalent",
+          adaptations: dict | None = None) -> Report:
     """Grade one submission (a ``.py`` file or a folder of modules) in a sandboxed process.
 
     Parameters
@@ -442,8 +466,16 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
     seed, run : the run's seed, recorded in the report, and the `mlpr.grading.course.Run` whose
         cases are graded (default ``Run(seed)``).
     extra : also grade the tasks under names of the kit's own (`Task.extra`).
-    solution_folders : grade a repository's course-solution folders too (``solution/``,
-        ``sol/``, ...: by default left out and listed).
+    include_course, solution_folders : grade the course's own files too (recognised by their
+        content, `mlpr.grading.child.discover.course_file`: by default left out and listed).
+    year : the academic year whose lab numbers ``labs`` are (default: the one the
+        submission's folders are numbered by, `mlpr.grading.plan.detect_year`).
+    adaptations : ``{course function: {"rename": {course keyword: the submission's},
+        "drop": [keywords], "extra": {keyword: value}}}``, how ``mapping``'s functions are
+        called (`Adapted`; ``--map COURSE=YOURS(psiEig=psi,-verbose,+K=1)``).
+    names : "equivalent" (a function under another name of the course function's is graded
+        when the plan finds it: `mlpr.grading.plan`) or "exact" (only the course's names and
+        ``mapping``; other names are proposed).
     """
     t0 = time.perf_counter()
     kind = sandbox.choose(isolation)
@@ -463,19 +495,24 @@ def grade(path, labs: Sequence[int] | None = None, mapping: dict | None = None,
                   f"folder (the kit grades .py files and folders, and extracts nothing)")
         return Report(str(path), _all_failed(default, reason), [], [reason],
                       time.perf_counter() - t0, kind, seed)
+    env = {"MLPR_GRADE_IMPORT_SECONDS": f"{0.8 * import_timeout:g}"}
+    if include_course or solution_folders:
+        env["MLPR_GRADE_COURSE_FILES"] = "1"
+    options = {"include_course": include_course or solution_folders, "year": year,
+               "names": names, "extra": extra, "run": run, "adaptations": adaptations or {}}
     report = _grade_staged(path, default, kind, dict(mapping or {}), labs, slot,
                            limits or sandbox.Limits(), timeout, import_timeout, fail_on_print,
-                           {"MLPR_GRADE_SOLUTION_FOLDERS": "1"} if solution_folders else None,
-                           t0 + budget)
+                           env, t0 + budget, options)
     report.seconds, report.isolation, report.seed = time.perf_counter() - t0, kind, seed
     return report
 
 
 def _grade_staged(path: Path, default: dict, kind: str, mapping: dict, labs, slot: int,
                   limits, timeout: float, import_timeout: float, fail_on_print: bool,
-                  env, ends: float = float("inf")) -> Report:
-    """`grade` once the submission is found: staged, imported, each task run, hints added
-    (the report's time, isolation and seed are `grade`'s)."""
+                  env, ends: float = float("inf"), options: dict | None = None) -> Report:
+    """`grade` once the submission is found: staged, discovered, planned, each task run, hints
+    added (the report's time, isolation and seed are `grade`'s)."""
+    options = options or {}
     tmp = tempfile.mkdtemp(prefix="mlpr-grading-")
     mounted = not sandbox.own_file_system(Path(tmp), kind, limits)
     try:
@@ -483,16 +520,52 @@ def _grade_staged(path: Path, default: dict, kind: str, mapping: dict, labs, slo
         process = _Process(kind, Path(tmp), path.name, slot, limits, env, import_timeout)
         hello = _first_hello(process)
         if not hello.get("ok"):
-            reason = _import_failure(hello, import_timeout)
-            return Report(str(path), _all_failed(default, reason), [],
+            reason = import_failure(hello, import_timeout)
+            return Report(str(path), _all_failed(default, reason) if labs else [], [],
                           [reason] + notes + process.notes)
-        names = set(process.child.functions)
-        notes += _loading_notes(hello, mapping, names)
-        given, present, chosen, not_written = _name_mapping(default, mapping, names, labs)
+        plan = planning.build(hello.get("modules", []), hello.get("kind") or "file", mapping,
+                              options.get("include_course", False), options.get("year"),
+                              options.get("names", "equivalent"), options.get("extra", False),
+                              hello.get("modules_dropped", 0))
+        if labs is not None:  # --lab N: that year's lab N
+            default = tasks(kit_labs(labs, plan.year), everything=options.get("extra", False),
+                            run=options.get("run") or FIXED)
+        notes += _loading_notes(hello)
+        if process.child is not None and (plan.pending or any(
+                c.how == "name" for c in plan.chosen.values())):
+            probe(process, plan, default, min(timeout, 10.0), ends,
+                  options.get("adaptations") or {}, run_case)
+        if process.child is not None and plan.unmatched and plan.kind == "repository" and \
+                options.get("names", "equivalent") == "equivalent":
+            probe_behaviour(process, plan, default, lab_numbers(plan.year), min(timeout, 5.0),
+                            ends, run_case)
+        given = {f: c.id for f, c in plan.chosen.items()}
+        names = {q.rpartition(".")[2] for m in hello.get("modules", [])
+                 for q, _, _ in m.get("functions", [])}
+        present = set(given)
+        everything_failed = not hello.get("functions")
+        if everything_failed:
+            reason = plan.nothing_imported()
+            results = [TaskResult(t.name, t.lab, "failed", 0.0, t.points, message=reason)
+                       for t in default.values()] if labs is not None else []
+            notes.insert(0, reason)
+            process.kill()
+            return Report(str(path), results, [], notes + process.notes, plan=plan.lines(),
+                          plan_data=plan.as_dict(), proposed=plan.proposed_maps())
+        chosen = [t for t in default.values() if labs is not None or t.function_name in present
+                  or t.function_name in plan.unimportable]
+        not_written = sorted({t.function_name for t in default.values()} - present
+                             - set(plan.unimportable)) if labs is None else []
         if not chosen:
-            notes.append(_nothing_graded(names))
+            notes.append(planning.nothing_graded(names))
         results = []
         for task in chosen:
+            if task.function_name not in present and task.function_name in plan.unimportable:
+                where = ", ".join(plan.unimportable[task.function_name])
+                results.append(TaskResult(task.name, task.lab, "not graded", 0.0, task.points,
+                                          message=f"not graded: its module could not be "
+                                                  f"imported ({where}: see the plan)"))
+                continue
             if time.perf_counter() >= ends:  # the budget: said for each task it leaves out
                 results.append(TaskResult(task.name, task.lab, "not graded", 0.0, task.points,
                                           message="not graded: the submission's time budget "
@@ -500,7 +573,7 @@ def _grade_staged(path: Path, default: dict, kind: str, mapping: dict, labs, slo
                 continue
             results.append(_grade_task(process, task, given, present, hello,
                                        min(timeout, max(ends - time.perf_counter(), 1.0)),
-                                       fail_on_print))
+                                       fail_on_print, options.get("adaptations")))
         process.kill()
         notes += process.notes
     finally:
@@ -511,8 +584,10 @@ def _grade_staged(path: Path, default: dict, kind: str, mapping: dict, labs, slo
     if left:
         notes.append(left)
     downstream_hints(results, hello.get("uses", {}), given)
-    return Report(str(path), results, _not_graded(names, mapping), notes,
-                  not_written=not_written)
+    graded_names = {c.name for c in plan.chosen.values()}
+    return Report(str(path), results, _not_graded(names - graded_names, mapping), notes,
+                  not_written=not_written, plan=plan.lines(), plan_data=plan.as_dict(),
+                  proposed=plan.proposed_maps())
 
 
 #: What a submission may be uploaded as that the kit does not open
@@ -529,23 +604,20 @@ def _first_hello(process: _Process) -> dict:
     """The first start: the hello, made a failure when the submission defines no function (the
     process is then killed)."""
     hello = process.start()
-    if hello.get("ok") and not process.child.functions:
-        hello = {"ok": False, "type": "", "message": "the submission defines no function"}
     if not hello.get("ok"):
         process.kill()
     return hello
 
 
-def _loading_notes(hello: dict, mapping: dict, names: set) -> list:
-    """The notes on loading the submission: the harness's, its printing at import, and the
-    ``--map`` entries it has no function for."""
+def _loading_notes(hello: dict) -> list:
+    """The notes on loading the submission: the harness's and its modules', and its printing
+    at import."""
     notes = [f"loading the submission: {n}" for n in hello["notes"]]
+    notes += [f"loading the submission: {m['path']}: {n}" for m in hello.get("modules", [])
+              for n in m.get("notes", [])]
     if hello["printed"].strip():
         notes.append("the submission printed when imported (its labs' scripts run on "
                      "import?): " + hello["printed"].strip().splitlines()[0][:100])
-    for course, student in mapping.items():
-        if student not in names:
-            notes.append(f"--map {course}={student}: the submission has no function {student}")
     return notes
 
 
@@ -562,20 +634,13 @@ def _name_mapping(default: dict, mapping: dict, names: set, labs) -> tuple:
     return given, present, chosen, not_written
 
 
-def _nothing_graded(names: set) -> str:
-    shown = ", ".join(sorted(n for n in names if not n.startswith("_"))[:8]) or \
-        "no public function"
-    return (f"no task graded (0 / 0 points): the submission defines none of the course's "
-            f"functions under the course's names (it defines {shown}); python -m mlpr.grading "
-            f"--list names them, --map COURSE=YOURS maps yours, --lab N grades a lab's tasks (a "
-            f"missing function then counts 0)")
-
-
 def _grade_task(process: _Process, task: Task, given: dict, present: set, hello: dict,
-                timeout: float, fail_on_print: bool) -> TaskResult:
+                timeout: float, fail_on_print: bool, adaptations: dict | None = None
+                ) -> TaskResult:
     """One task of the submission: missing, not restartable, or run, with its file and what
     it printed (`_printing`)."""
     f = task.function_name
+    adaptations = adaptations or {}
     if f not in present:
         return _missing(task)
     failed = process.restart(task)
@@ -584,7 +649,10 @@ def _grade_task(process: _Process, task: Task, given: dict, present: set, hello:
     process.child.begin(timeout)
     t1 = time.perf_counter()
     try:
-        result = run_task(task, process.child.function(given[f]))
+        fn = process.child.function(given[f])
+        spec = adaptations.get(f, {})
+        result = run_task(task, Adapted(fn, task, spec.get("rename"), spec.get("drop", ()),
+                                        spec.get("extra")))
     except ChildGone as exc:
         process.kill()
         result = TaskResult(task.name, task.lab, "failed", 0.0, task.points,
@@ -593,6 +661,9 @@ def _grade_task(process: _Process, task: Task, given: dict, present: set, hello:
         process.kill()  # it may be mid-call: the next task gets a new process
         result = kit_error(task, traceback.format_exc(), time.perf_counter() - t1)
     result.file = hello.get("origin", {}).get(given[f], "")
+    own = given[f].rpartition("::")[2]
+    if own and own != f:
+        result.file += f" ({own})"
     return _printing(result, process, fail_on_print)
 
 
@@ -626,15 +697,3 @@ def kit_error(task: Task, trace: str, seconds: float = 0.0) -> TaskResult:
                       message=f"the kit failed on this task, not the submission ({last}): "
                               f"report it to the course staff with the seed",
                       seconds=seconds, trace=trace)
-
-
-def _import_failure(hello: dict, import_timeout: float) -> str:
-    kind = text(hello.get("type"), 100)
-    message = text(hello.get("message"), 500)
-    where = text(hello.get("where"), 200)
-    if not kind:
-        return f"the submission could not be imported: {message}"
-    gone = next((why for module, why in _GONE_MODULES.items()
-                 if kind == "ModuleNotFoundError" and f"'{module}'" in message), "")
-    return (f"importing the submission raised {kind}: {message}"
-            + (f" (at {where})" if where else "") + (f"; hint: {gone}" if gone else ""))

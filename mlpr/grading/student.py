@@ -28,8 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from mlpr.datasets import data_dir
+from mlpr.grading import plan as planning
 from mlpr.grading.child import wire
-from mlpr.grading.child.harness import load
+from mlpr.grading.child.harness import kind_of, load
 from mlpr.grading.course import adapters, course_names
 from mlpr.grading.course.adapt import StudentFailure, Unsupported, projection
 
@@ -81,11 +82,12 @@ def load_submission(path, mapping: dict | None = None) -> Submission:
             shutil.copy(data_dir() / "iris.csv", Path(work) / "iris.csv")
         os.chdir(work)
         try:
-            functions, _, notes = load(path)
+            modules, table = load(path)
         finally:
             os.chdir(cwd)
             if backend is not None and backend.lower() != "agg":
                 sys.modules["matplotlib.pyplot"].switch_backend(backend)
+    functions, notes = _by_name(modules, table, path, mapping)
     applied = {}
     for course, student in (mapping or {}).items():
         if student in functions:
@@ -94,6 +96,21 @@ def load_submission(path, mapping: dict | None = None) -> Submission:
         else:
             notes.append(map_mistake(course, student, functions))
     return Submission(path=path, functions=functions, notes=notes, mapping=applied)
+
+
+def _by_name(modules: list, table: dict, path: Path, mapping: dict | None) -> tuple:
+    """``({name: function}, notes)`` of a loaded submission: every function under its own name
+    (the plan's order decides between copies: `mlpr.grading.plan`), the course functions under
+    the course's names as the plan chose them; the notes are the plan's lines."""
+    plan = planning.build(modules, kind_of(path), {k: v for k, v in (mapping or {}).items()})
+    functions = {}
+    for ident, fn in table.items():
+        functions.setdefault(ident.rpartition("::")[2].rpartition(".")[2], fn)
+    for f, choice in plan.chosen.items():
+        functions[f] = table[choice.id]
+    notes = [line.strip() for line in plan.lines()[1:]
+             if line.strip().startswith(("left out", "not imported"))] + plan.notes
+    return functions, notes
 
 
 def map_mistake(course: str, student: str, functions) -> str:

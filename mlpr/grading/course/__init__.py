@@ -33,7 +33,8 @@ from mlpr.grading.framework import Task
 
 __all__ = ["CourseFunction", "Adapter", "Run", "FIXED", "lab_modules", "records", "tasks",
            "reference", "adapters", "helpers", "course_names", "listing", "concordance",
-           "GUIDE_BEGIN", "GUIDE_END", "update_guide"]
+           "GUIDE_BEGIN", "GUIDE_END", "update_guide", "EDITION", "years", "lab_numbers",
+           "kit_labs"]
 
 _LAB_MODULE = re.compile(r"lab\d+")
 
@@ -44,6 +45,38 @@ def lab_modules() -> list:
     # imported by name, found on the folder's listing: a new lab is a new file and nothing else
     modules = [importlib.import_module(f"{__name__}.{n}") for n in names]
     return sorted(modules, key=lambda m: m.LAB)
+
+
+#: The academic year whose lab numbers the kit's ``LAB`` s are
+EDITION = "2023/24"
+
+
+def years() -> list:
+    """The academic years whose lab numbers the course's records carry (the kit's `EDITION`
+    first)."""
+    found = {y for m in lab_modules() for y in getattr(m, "YEARS", {})}
+    return [EDITION] + sorted(found - {EDITION})
+
+
+def lab_numbers(year: str | None = None) -> dict:
+    """``{the kit's lab: its number in year}``: a lab module's ``YEARS`` entry for that year,
+    else the kit's number when no other lab has it that year, else None (not known for that
+    year). ``year`` None or `EDITION`: the kit's numbers."""
+    labs = [m.LAB for m in lab_modules()]
+    if year is None or year == EDITION:
+        return {lab: lab for lab in labs}
+    if year not in years():
+        raise ValueError(f"year {year!r} is not one the course's records know: "
+                         f"{', '.join(years())}")
+    given = {m.LAB: m.YEARS[year] for m in lab_modules() if year in getattr(m, "YEARS", {})}
+    taken = set(given.values())
+    return {lab: given.get(lab, lab if lab not in taken else None) for lab in labs}
+
+
+def kit_labs(labs: Sequence[int], year: str | None = None) -> list:
+    """The kit's labs that are ``labs`` in ``year``'s numbering (`lab_numbers`)."""
+    numbers = lab_numbers(year)
+    return sorted(k for k, n in numbers.items() if n in set(labs))
 
 
 def records() -> list:

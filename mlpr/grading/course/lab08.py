@@ -29,6 +29,8 @@ __all__ = ["LAB", "FUNCTIONS"]
 
 #: The lab's number in the course's 2024 edition
 LAB = 8
+#: its number in the years numbered otherwise (`mlpr.grading.course.lab_numbers`)
+YEARS = {"2024/25": 7}
 
 
 def logreg_formula(DTR, LTR, l):

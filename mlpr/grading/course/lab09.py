@@ -34,6 +34,8 @@ __all__ = ["LAB", "FUNCTIONS"]
 
 #: The lab's number in the course's 2024 edition
 LAB = 9
+#: its number in the years numbered otherwise (`mlpr.grading.course.lab_numbers`)
+YEARS = {"2021/22": 9, "2024/25": 8}
 
 
 def poly_formula(degree, c):

@@ -39,6 +39,8 @@ __all__ = ["LAB", "FUNCTIONS"]
 
 #: The lab's number in the course's 2024 edition
 LAB = 10
+#: its number in the years numbered otherwise (`mlpr.grading.course.lab_numbers`)
+YEARS = {"2021/22": 10, "2024/25": 9}
 
 
 def smooth_formula(C, psi):

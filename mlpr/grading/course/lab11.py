@@ -26,6 +26,8 @@ __all__ = ["LAB", "FUNCTIONS"]
 
 #: The lab's number in the course's 2024 edition
 LAB = 11
+#: its number in the years numbered otherwise (`mlpr.grading.course.lab_numbers`)
+YEARS = {"2024/25": 10}
 
 
 def folds_formula(X, idx):
