@@ -317,3 +317,60 @@ def test_a_hint_never_comes_from_the_text_of_an_exception_alone(tmp_path):
     (r,) = grade(path, seed=10).results
     assert r.status == "failed" and "IndexError" in r.message
     assert not r.hint or "formula computed with" not in r.hint
+
+
+class _Echo:
+    """A stand-in for the channel's child: a call returns the keywords it received."""
+
+    def __init__(self):
+        self.functions = {}
+
+    def call(self, target, args, kwargs):
+        return dict(kwargs)
+
+
+def _adapted(signature, task_name, **spec):
+    from mlpr.grading import tasks
+    from mlpr.grading.calls import Adapted
+    from mlpr.grading.channel import RemoteFunction
+    sig = [(n, "POSITIONAL_OR_KEYWOR", d) for n, d in signature]
+    return Adapted(RemoteFunction(_Echo(), "f", "f", sig), tasks()[task_name], **spec)
+
+
+def test_the_course_keywords_reach_a_function_that_names_them_otherwise():
+    from mlpr.grading.calls import Unsupported
+    em = _adapted([("X", False), ("gmm", False), ("cov_type", True), ("psi", True),
+                   ("delta_l", True)], "train_GMM_EM")
+    got = em(1, 2, covType="Diagonal", psiEig=0.01, epsLLAverage=1e-6)
+    assert got == {"cov_type": "Diagonal", "psi": 0.01, "delta_l": 1e-6}
+    assert not em.accepts("verbose")  # so the kit's quiet verbose=False is not sent
+    dcf = _adapted([(n, False) for n in ("llr", "L", "prior", "Cfn", "Cfp")],
+                   "compute_minDCF_binary_fast")
+    assert dcf(1, 2, 3, 4, 5, returnThreshold=False) == {}  # the default: the same call
+    with pytest.raises(Unsupported):
+        dcf(1, 2, 3, 4, 5, returnThreshold=True)
+    mapped = _adapted([("X", False), ("floor", True)], "smooth_covariance_matrix",
+                      rename={"psi": "floor"}, drop=["verbose"], extra={"K": 1})
+    assert mapped(1, psi=0.5, verbose=True) == {"floor": 0.5, "K": 1}
+
+
+def test_map_lines_rename_drop_and_add_keywords():
+    from mlpr.grading.__main__ import parse_map
+    mapping, adapt = parse_map(["train_GMM_EM=EM_GMM(psiEig=psi, -verbose, +K=2)",
+                                "compute_mu_C=Lab3/pca.py::mean_cov"])
+    assert mapping == {"train_GMM_EM": "EM_GMM", "compute_mu_C": "Lab3/pca.py::mean_cov"}
+    assert adapt == {"train_GMM_EM": {"rename": {"psiEig": "psi"}, "drop": ["verbose"],
+                                      "extra": {"K": 2}}}
+    for bad in ("compute_mu_C", "a=b(c)", "a=b(+k=not a literal)"):
+        with pytest.raises(ValueError):
+            parse_map([bad])
+
+
+def test_the_lab_numbers_of_each_academic_year():
+    from mlpr.grading import course
+    assert course.kit_labs([6], "2024/25") == [7] and course.kit_labs([10], "2024/25") == [11]
+    assert course.kit_labs([8], "2021/22") == [7]  # Bayes decisions; LR's number is not known
+    assert course.lab_numbers("2021/22")[8] is None
+    assert course.kit_labs([9], None) == [9]
+    with pytest.raises(ValueError, match="not one the course's records know"):
+        course.lab_numbers("1999/00")
