@@ -5,7 +5,8 @@ pytest-xdist workers), and the short list of tests that may skip in CI, with the
 lecture's quick run is a subprocess of seconds to tens of seconds that several tests read (its
 results.json, its figures, its console output): `lecture_run` runs it the first time a test asks
 for it, in a folder of this test run that every worker sees, under a lock per lecture, and every
-later request, from any worker, reads the same folder.
+later request, from any worker, reads the same folder. The tests that share a module-scoped
+fixture (a class of submissions graded once) run on one worker, which builds it once.
 
 In CI (``CI=true``, as ``.ci/run`` sets it) a skip is a failure unless the test is on
 `SKIPS_ALLOWED_IN_CI` with the reason it gives: a skipped check is a check that did not run, and
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -104,6 +106,21 @@ def _typical_quick_seconds() -> dict[str, float]:
         return {}
 
 
+def _module_fixtures(item) -> list[str]:
+    """The module-scoped fixtures ``item`` uses, one key each (the module, the fixture and, for
+    a parametrized fixture, the parameter of this item)."""
+    keys = []
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    for name in item.fixturenames:
+        defs = item._fixtureinfo.name2fixturedefs.get(name)
+        if defs and defs[-1].scope in ("module", "package", "class"):
+            # no "]" nor "@" in a group's name: xdist reads the group after the last "@" that
+            # follows the last "]" of the node id
+            param = re.sub(r"[^\w.-]", "_", f"-{params[name]}") if name in params else ""
+            keys.append(f"fixture:{item.module.__name__}.{name}{param}")
+    return keys
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m selects: the slow marker added here counts
 def pytest_collection_modifyitems(config, items):
     """Each test that declares the lectures it reads (``@pytest.mark.lectures(name, ...)``) joins
@@ -111,7 +128,11 @@ def pytest_collection_modifyitems(config, items):
     lecture and no worker waits for another's run; tests that share a lecture share a group
     (transitively). Those tests come first, the longest lectures first, so that the long runs
     do not end the test run alone. They are slow, whether marked so or not: a lecture's quick
-    run takes 4 to 60 s, and ``make test-quick`` (``-m "not slow"``) runs none."""
+    run takes 4 to 60 s, and ``make test-quick`` (``-m "not slow"``) runs none.
+
+    The tests that share a module-scoped fixture (a class graded once, a browser started once)
+    join one group too, so that one worker builds the fixture: spread over two workers, each
+    would build it. Those groups come next, then the other slow tests, then the rest."""
     parent: dict[str, str] = {}
 
     def find(name: str) -> str:
@@ -123,20 +144,27 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         names = [n for m in item.iter_markers("lectures") for n in m.args]
         if names:
-            declared[item] = names
             item.add_marker(pytest.mark.slow)
+        names += _module_fixtures(item)
+        if names:
+            declared[item] = names
             for other in names:
                 parent[find(other)] = find(names[0])
     members: dict[str, set[str]] = {}
     for name in list(parent):
         members.setdefault(find(name), set()).add(name)
     typical = _typical_quick_seconds()
-    seconds = {root: sum(typical.get(n, 60.0) for n in group) for root, group in members.items()}
+    seconds = {root: sum(typical.get(n, 60.0) for n in group if not n.startswith("fixture:"))
+               for root, group in members.items()}
     for item, names in declared.items():
         group = members[find(names[0])]
-        item.add_marker(pytest.mark.xdist_group("lectures-" + "-".join(
-            sorted(n.split("_")[0] for n in group))))
-    items.sort(key=lambda item: -seconds[find(declared[item][0])] if item in declared else 0.0)
+        lectures = sorted(n.split("_")[0] for n in group if not n.startswith("fixture:"))
+        item.add_marker(pytest.mark.xdist_group(
+            "lectures-" + "-".join(lectures) if lectures else min(group).removeprefix("fixture:")))
+    # lecture groups first (longest first), then the groups of a shared fixture, then the other
+    # slow tests (a long test started last would end the run alone), then the rest
+    items.sort(key=lambda item: -seconds[find(declared[item][0])] - 1.0 if item in declared
+               else -0.5 if item.get_closest_marker("slow") else 0.0)
 
 
 def _run_root(config, tmp_path_factory) -> Path:

@@ -70,16 +70,24 @@ def test_tests_that_share_a_lecture_run_on_one_worker(tmp_path):
     """make test's time rests on --dist loadgroup: the tests that read one lecture's quick run
     (grouped by tests/conftest.py) go to one worker, which runs the lecture once while the other
     worker runs other tests. pytest 9.2 broke the grouping under pytest-xdist 3.8 (the tests of a
-    group spread over the workers and wait for each other): the test extra keeps pytest < 9.2."""
+    group spread over the workers and wait for each other): the test extra keeps pytest < 9.2.
+    The tests that share a module-scoped fixture are grouped too, one group per parameter of a
+    parametrized fixture: each is built once, on one worker."""
     (tmp_path / "test_g.py").write_text(
         "import time\n\nimport pytest\n\n\n"
         + "".join(f"@pytest.mark.lectures('02_iris_exploration')\ndef test_a{i}():\n"
                   f"    time.sleep(0.2)\n\n\n" for i in range(3))
-        + "".join(f"def test_b{i}():\n    time.sleep(0.2)\n\n\n" for i in range(3)))
+        + "".join(f"def test_b{i}():\n    time.sleep(0.2)\n\n\n" for i in range(3))
+        + "@pytest.fixture(scope='module', params=['p', 'q'])\ndef built(request):\n"
+          "    time.sleep(0.2)\n    return request.param\n\n\n"
+        + "".join(f"def test_c{i}(built):\n    print('built', built)\n\n\n" for i in range(4)))
     proc = _pytest(tmp_path, ci=False, args=["-n", "2", "--dist", "loadgroup", "-vv"])
     assert proc.returncode == 0, proc.stdout[-3000:]
     workers = set(re.findall(r"\[(gw\d)\][^\n]*test_a\d", proc.stdout))
     assert len(workers) == 1, proc.stdout[-3000:]
+    for param in "pq":
+        workers = set(re.findall(rf"\[(gw\d)\][^\n]*test_c\d\[{param}\]", proc.stdout))
+        assert len(workers) == 1, proc.stdout[-3000:]
 
 
 def test_a_documented_skip_needs_its_reason():
