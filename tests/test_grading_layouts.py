@@ -290,11 +290,26 @@ def test_the_command_line_prints_the_plan_first_and_cuts_no_note(tmp_path):
 
 def test_a_function_found_by_its_behaviour_is_graded_under_its_own_name(tmp_path):
     """No course name matches ``mean_and_cov``; in the lab folder of compute_mu_C's lab it
-    takes that task's arguments and agrees on its first case: it is graded, and said; so is
-    ``count_pairs`` of lab 7's folder, the confusion matrix."""
+    takes that task's arguments and agrees on every case: it is graded, and said; so is
+    ``count_pairs`` of lab 7's folder, the confusion matrix. ``almost`` agrees on the first
+    case of compute_Sb_Sw only (its Sw is over N - 1 on other data): it is not graded."""
     root = write(tmp_path / "sub", {
         "lab3/stats.py": MU_C.replace("compute_mu_C", "mean_and_cov"),
         "lab7/other.py": CONFUSION.replace("compute_confusion_matrix", "count_pairs"),
+        "lab3/other.py": """
+            import numpy as np
+
+            def almost(D, L):
+                mu = D.mean(1, keepdims=True)
+                Sb, Sw = 0, 0
+                for c in np.unique(L):
+                    Dc = D[:, L == c]
+                    mc = Dc.mean(1, keepdims=True)
+                    Sb = Sb + Dc.shape[1] * (mc - mu) @ (mc - mu).T
+                    Sw = Sw + (Dc - mc) @ (Dc - mc).T
+                n = D.shape[1] if D.shape[1] == 150 else D.shape[1] - 1
+                return Sb / D.shape[1], Sw / n
+            """,
     })
     report = grade(root, seed=9)
     got = by_name(report)
@@ -302,6 +317,7 @@ def test_a_function_found_by_its_behaviour_is_graded_under_its_own_name(tmp_path
     assert any("found by its behaviour" in line for line in report.plan)
     assert "--map compute_mu_C=mean_and_cov" in report.proposed
     assert got["compute_confusion_matrix"].status == "passed"  # count_pairs, in lab 7's folder
+    assert "compute_Sb_Sw" not in got
     assert not grade(root, seed=9, names="exact").results
 
 

@@ -175,9 +175,9 @@ def probe_behaviour(process, plan, default: dict, numbers: dict, timeout: float,
                     run_case) -> None:
     """Look for the course functions that have no candidate among the functions no course name
     matches: each function of the lab folder of the task's lab (``numbers``: the kit's lab ->
-    the repository's year's number) that takes the first case's arguments is tried on it, and
-    the first that agrees is graded (with a note); at most `PROBE_SECONDS` and `PROBE_CALLS`
-    for the whole submission."""
+    the repository's year's number), then of the folders that are no lab's, that takes the
+    first case's arguments is tried on its cases, and the first that agrees on every case is
+    graded (with a note); at most `PROBE_SECONDS` and `PROBE_CALLS` for the whole submission."""
     t0, calls = time.perf_counter(), 0
     taken: set = set()
     for task in default.values():
@@ -190,8 +190,9 @@ def probe_behaviour(process, plan, default: dict, numbers: dict, timeout: float,
         if not cases:
             continue
         case = cases[0]
-        for cand in plan.unmatched:
-            if cand.id in taken or cand.lab is None or cand.lab != lab or \
+        # the lab's own folder first, then the folders that are no lab's (helpers, a project)
+        for cand in sorted(plan.unmatched, key=lambda c: c.lab is None):
+            if cand.id in taken or (cand.lab is not None and cand.lab != lab) or \
                     not _takes(process_signature(process, cand.id), len(case.args)):
                 continue
             if time.perf_counter() - t0 > PROBE_SECONDS or calls >= PROBE_CALLS or \
@@ -204,6 +205,11 @@ def probe_behaviour(process, plan, default: dict, numbers: dict, timeout: float,
             process.child.begin(timeout)
             try:
                 run_case(Adapted(process.child.function(cand.id), task), case, task)
+                # no name says it is this function: it is graded only if it agrees on every
+                # case (one that agrees on the first only computes something else)
+                for other in cases[1:]:
+                    process.child.begin(timeout)
+                    run_case(Adapted(process.child.function(cand.id), task), other, task)
             except ChildGone:
                 process.kill()
                 continue

@@ -22,8 +22,8 @@ its report (`Plan.lines`). Its rules:
    and ``name`` candidates are graded; a synonym is graded once its first case agrees with
    the reference (the runner probes it), else its ``--map`` line is proposed. A course
    function with no candidate is looked for by behaviour: the functions of the lab folder of
-   its lab that no course name matches, and that take its arguments, are tried on its first
-   case, and one that agrees is graded (`mlpr.grading.calls.probe_behaviour`).
+   its lab that no course name matches, and that take its arguments, are tried on its
+   cases, and one that agrees on all of them is graded (`mlpr.grading.calls.probe_behaviour`).
 4. **The copy graded**, of several candidates: the ``--map`` one, then exact names before
    other names; then a function before a method; then a lab folder before the project and the
    helpers; then the folder of the task's own lab (in the academic year the repository
@@ -194,7 +194,7 @@ def nothing_graded(names: set) -> str:
 
 _HOW_TEXT = {"map": "--map", "name": "the course's name up to case and underscores",
              "synonym": "another name, whose first case agreed", "exact": "its name",
-             "behaviour": "found by its behaviour: its first case agreed"}
+             "behaviour": "found by its behaviour: it agrees on every case"}
 
 
 def _error_text(err: dict) -> str:
