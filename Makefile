@@ -11,21 +11,23 @@ STAMP  := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 DEV_STAMP   := $(VENV)/.installed-dev
 REPORT_STAMP := $(VENV)/.installed-report
+DOCS_STAMP  := $(VENV)/.installed-docs
 # lectures/ on the venv's path (a .pth file), so that the scripts import their shared helper as
 # `from _lecture import Lecture`, without sys.path edits, whoever runs them with .venv/bin/python
 LECTURES_STAMP := $(VENV)/.installed-lectures
 LECTURES := $(sort $(wildcard lectures/[0-9][0-9]_*/run.py))
 
-.PHONY: lectures lecture check submission-env test test-quick bench lint clean report report-screenshot
+.PHONY: lectures lecture check submission-env test test-quick bench lint clean report report-screenshot docs
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# the test extra, the report extra (tests/test_report.py builds a report) and the grading extra
-# (what the course's labs import, for the submissions make check grades)
+# the test extra, the report extra (tests/test_report.py builds a report), the docs extra
+# (tests/test_docs.py builds the site) and the grading extra (what the course's labs import, for
+# the submissions make check grades)
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test,report,grading]'
+	$(PY) -m pip install --quiet -e '.[test,report,docs,grading]'
 	touch $@
 
 $(LECTURES_STAMP): $(STAMP)
@@ -39,6 +41,11 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 
 $(REPORT_STAMP): pyproject.toml $(STAMP)
 	$(PY) -c "import jinja2, markdown" 2>/dev/null || $(PY) -m pip install --quiet -e '.[test,report]'
+	touch $@
+
+$(DOCS_STAMP): pyproject.toml $(STAMP)
+	$(PY) -c "import sphinx, numpydoc, pydata_sphinx_theme, myst_parser" 2>/dev/null \
+		|| $(PY) -m pip install --quiet -e '.[test,report,docs]'
 	touch $@
 
 $(DEV_STAMP): pyproject.toml $(STAMP)
@@ -60,6 +67,13 @@ lectures: $(LECTURES_STAMP)
 # figures/index.html and a page per lecture, from the results of the lectures that have run
 report: $(REPORT_STAMP)
 	$(PY) -m report.build
+
+# docs/_build/html/index.html: the documentation site (Sphinx: the API reference from the
+# docstrings, the guides of docs/), offline (MathJax from the site itself) and with -W: a warning
+# fails the build; -j 1, since sphinx-mathjax-offline declares no parallel safety
+docs: $(DOCS_STAMP)
+	$(PY) -m sphinx -W --keep-going -j 1 -b html -q docs docs/_build/html -d docs/_build/doctrees
+	@echo "docs/_build/html/index.html"
 
 # docs/report_index.png, the README's picture of the report (needs Chromium: see .ci/run)
 report-screenshot: report
@@ -114,8 +128,8 @@ bench: $(BENCH_STAMP)
 	$(PY) benchmarks/bench_grading_fairness.py
 
 lint: $(DEV_STAMP)
-	$(PY) -m ruff check mlpr tests lectures benchmarks datasets report
+	$(PY) -m ruff check mlpr tests lectures benchmarks datasets report docs
 
 clean:
-	rm -rf $(VENV) figures .pytest_cache build *.egg-info mlpr.egg-info datasets/mnist/.cache
+	rm -rf $(VENV) figures .pytest_cache build *.egg-info mlpr.egg-info datasets/mnist/.cache docs/_build
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -64,6 +64,8 @@ _DEFAULT_DATA_DIR = _PACKAGE_DATA_DIR if _INSTALLED else _REPO_DATA_DIR
 #: Folder of the committed datasets: the repository's ``datasets/``, or its copy inside an
 #: installed mlpr (``mlpr/datasets_data/``), or ``$MLPR_DATA_DIR`` if set. The environment variable
 #: is also read at every load, so it can be changed at run time.
+#:
+#: :meta hide-value:
 DATA_DIR = Path(os.environ.get("MLPR_DATA_DIR") or _DEFAULT_DATA_DIR)
 
 #: SHA-256 of every committed data file, keyed by its path relative to `DATA_DIR`.

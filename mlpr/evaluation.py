@@ -70,7 +70,7 @@ and (0.1, 1, 1) give the same value. Multiclass: the empirical Bayes risk
   (Pfp, Pfn) at the same set of thresholds, ordered by increasing Pfp (decreasing threshold).
 * **EER** (`eer`, section 7.1): the notes' definition, the error rate at the threshold where
   Pfn = Pfp on the empirical ROC (``method="threshold"``, the default). The empirical ROC is a
-  staircase that need not cross Pfn = Pfp at any threshold: the threshold where |Pfn - Pfp| is
+  staircase that need not cross Pfn = Pfp at any threshold: the threshold where ``|Pfn - Pfp|`` is
   smallest is taken and the mean of Pfn and Pfp there reported.
 
 Reference and fast path
@@ -91,7 +91,7 @@ EER variants
 ------------
 Tools disagree on the EER of a finite score set, because the raw ROC is a staircase that need not
 cross Pfn = Pfp at any threshold (and with tied scores it jumps over the crossing in one step).
-The notes and the course's published EERs take the threshold where |Pfn - Pfp| is smallest
+The notes and the course's published EERs take the threshold where ``|Pfn - Pfp|`` is smallest
 (``method="threshold"``, the default). BOSARIS and its descendants report where the ROC convex
 hull (ROCCH) crosses Pfn = Pfp (``method="rocch"``); by LP duality this is also the maximum over
 priors :math:`p` of the minimum Bayes error :math:`\min_t [p P_{fn}(t) + (1 - p) P_{fp}(t)]`,
@@ -1075,7 +1075,7 @@ def bayes_error_curve(llr, L, prior_log_odds, *, solver: str = "auto"):
     prior_log_odds : array_like, shape (P,)
         Effective prior log-odds :math:`\log \frac{\tilde\pi}{1 - \tilde\pi}`, e.g.
         ``numpy.linspace(-3, 3, 21)``; the priors :math:`\tilde\pi = 1 / (1 + e^{-x})` must be
-        in (0, 1) in float64, i.e. about |x| < 36.
+        in (0, 1) in float64, i.e. about :math:`|x|` < 36.
     solver : {"auto", "reference"}, default "auto"
         As in `min_dcf` and `act_dcf`: ``"reference"`` sweeps the thresholds for each prior,
         ``"auto"`` sorts the scores once for all priors; the same numbers, bit for bit.
@@ -1378,7 +1378,7 @@ def eer(scores, L, method: str = "threshold", *, solver: str = "auto") -> float:
     method : {"threshold", "rocch"}
         ``"threshold"`` (default): the notes' EER, the
         error rate at the threshold where Pfn = Pfp on the empirical ROC. As the empirical ROC
-        is a staircase, the threshold (operating point of `roc_points`) where |Pfn - Pfp| is
+        is a staircase, the threshold (operating point of `roc_points`) where ``|Pfn - Pfp|`` is
         smallest is taken (the lowest one on ties) and the mean of Pfn and Pfp there returned;
         the course's published EERs are computed so. ``"rocch"``: where the ROC convex hull
         crosses Pfn = Pfp, equal to the maximum over priors of the minimum Bayes error
@@ -1467,8 +1467,8 @@ def cllr(llr, L) -> float:
         C_{llr} = \frac12 \left[ \frac{1}{N_t} \sum_{tar} \log_2(1 + e^{-s_i})
                   + \frac{1}{N_n} \sum_{non} \log_2(1 + e^{s_i}) \right],
 
-    with :math:`\log(1 + e^{z})` = ``np.logaddexp(0, z)`` so that large |s| neither overflows nor
-    loses precision.
+    with :math:`\log(1 + e^{z})` = ``np.logaddexp(0, z)`` so that large :math:`|s|` neither
+    overflows nor loses precision.
     """
     s, L = _check_binary_scores(llr, L)
     _warn_if_probabilities(s, "llr", "cllr")

@@ -405,7 +405,7 @@ class KNNClassifier:
         return None if self.h is None else d2 <= self.h * self.h
 
     def n_within(self, D, *, block_bytes: int = BLOCK_BYTES) -> np.ndarray:
-        """|N_h(q)|: how many of the k nearest training samples of each query lie within
+        """:math:`|N_h(q)|`: how many of the k nearest training samples of each query lie within
         distance h, shape (M,) (k without a radius)."""
         _, d2 = self.kneighbors(D, block_bytes=block_bytes)
         within = self._within(d2)

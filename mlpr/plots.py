@@ -46,6 +46,8 @@ __all__ = [
     "plot_confusion_matrix",
 ]
 
+#: The course's matplotlib settings (``rcParams``): in force only while a function of this module
+#: runs (``matplotlib.rc_context``), and in the files `save_figure` writes.
 COURSE_STYLE = {
     "figure.dpi": 100,
     "savefig.dpi": 120,

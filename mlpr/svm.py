@@ -38,7 +38,8 @@ call (C finite unless said)                 ``solver="auto"`` (default) runs    
                                             C = inf: coordinate descent          ``"lbfgsb"``
 ``train_svm_kernel(..., eps=None)``         as ``K=None``, with m = the poly /   ``"reference"``
                                             linear feature-space dimension in
-                                            place of D'; RBF: SMO with shrinking
+                                            place of D'; RBF: SMO with
+                                            shrinking
 ``train_svm_kernel(..., eps=1.0)``          as ``K=1.0``, m in place of D'       ``"reference"``,
                                                                                  ``"lbfgsb"``
 ==========================================  ===================================  ==================
@@ -53,7 +54,8 @@ solvers below build H (``8 N^2`` bytes) and suit problems of a few thousand samp
 what                                        function                    result
 ==========================================  ==========================  ===========================
 kernels, eq. (179)-(180), and their sums    `linear_kernel`,            callable ``k(D1, D2)``
-                                            `poly_kernel`, `rbf_kernel` (N1, N2)
+                                            `poly_kernel`,              (N1, N2)
+                                            `rbf_kernel`
 hinge loss, eq. (169)                       `hinge_loss`                (N,)
 primal objective of any (w, b), eq. (168)   `svm_primal_objective`      float
 dual objective of any alpha, eq. (165)      `svm_dual_objective`        float

@@ -1,0 +1,102 @@
+"""Sphinx configuration of mlpr's documentation site (``make docs``: docs/_build/html).
+
+The API reference is the chapter modules' numpydoc docstrings (one page per module, every name of
+its ``__all__``, the notes' equations typeset by MathJax, a link to the source of each); the
+guides are the markdown files of docs/ and datasets/README.md, read by myst-parser. The site
+builds offline: sphinx-mathjax-offline copies MathJax into ``_static/mathjax`` and points
+``mathjax_path`` at it, so no page loads a CDN. ``make docs`` builds with ``-W``: a warning is an
+error.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # mlpr from this clone, installed or not
+
+import mlpr  # noqa: E402
+
+project = "mlpr"
+author = "mlpr's authors"
+copyright = "mlpr's authors, MIT licence"
+version = release = mlpr.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "numpydoc",
+    "myst_parser",
+    # after sphinx.ext.mathjax: sets mathjax_path to its own copy, served from _static/mathjax
+    "sphinx-mathjax-offline",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+# `name` in a docstring is a cross-reference to that object when it exists, as in numpy's docs
+default_role = "py:obj"
+
+# autodoc: every name of a module's __all__, in __all__'s order (the chapter's order), with the
+# default values of the signatures as the source writes them
+autodoc_default_options = {"members": True, "member-order": "bysource"}
+autodoc_typehints = "none"  # the numpydoc Parameters section gives types and shapes
+autodoc_preserve_defaults = True
+
+# numpydoc: the classes' methods are documented in place (autodoc's members), not as a second
+# autosummary table per class (which would list each method twice)
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+
+# myst: the guides are GitHub markdown; their headings get the anchors GitHub gives them, so that
+# `page.md#heading` links resolve within and between pages (a link to a file of the repository
+# that is no page becomes a download of that file; to a folder, see RepositoryFolderLinks)
+myst_heading_anchors = 4
+
+html_theme = "pydata_sphinx_theme"
+html_title = f"mlpr {release}"
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+    "secondary_sidebar_items": ["page-toc", "sourcelink"],
+}
+# the reader's light or dark preference (unset, the theme's script logs a console error)
+html_context = {"default_mode": "auto"}
+html_static_path: list[str] = []
+html_show_sourcelink = True
+
+
+class RepositoryFolderLinks(SphinxPostTransform):
+    """A guide's link to a folder of the repository (``../lectures/05_generative_models``, in
+    timings.md) has no page of the site to go to: its text stays, unlinked.
+
+    myst-parser already turns a link to a repository file into a download; only links to folders
+    are left, and only those are taken here: any other link that resolves to nothing is still a
+    warning (``myst.xref_missing``), so an error under ``-W``.
+    """
+
+    default_priority = 8  # before myst-parser's resolver of its links (9)
+
+    def run(self, **kwargs) -> None:
+        for node in list(self.document.findall(addnodes.pending_xref)):
+            if node.get("reftype") != "myst" or node.get("refdomain") == "doc":
+                continue
+            target = node["reftarget"].split("#", 1)[0]
+            if not target or "://" in target:
+                continue
+            folder = Path(self.env.doc2path(node.get("refdoc", self.env.docname))).parent
+            path = (folder / target).resolve()
+            if path.is_dir() and REPO in path.parents:
+                node.replace_self(node.children)
+
+
+def setup(app):
+    app.add_post_transform(RepositoryFolderLinks)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
