@@ -122,6 +122,9 @@ def repository(tmp_path_factory):
     root = tmp_path_factory.mktemp("repo") / "repo"
     write(root, {
         "test.py": "x = int(input('how many? '))\n",  # input() at the root: no sink
+        "test_mine.py": "raise SystemExit",  # the student's tests, left out and listed
+        ".scratch/old.py": WRONG_MU_C,  # a hidden folder
+        "env/pyvenv.cfg": "home = /usr\n", "env/lib/site.py": WRONG_MU_C,  # a venv
         "helpers.py": WRONG_MU_C,  # a root module never hides the lab folders
         "Project/analysis.py": WRONG_MU_C,  # a project loses to a lab
         "Labs/9_Gaussians/main.py": WRONG_MU_C,
@@ -163,6 +166,9 @@ def test_every_module_is_imported_alone_and_the_lab_folders_are_graded(repositor
     assert "not imported: test.py: NoInput" in text  # input() refused, the rest imported
     assert "not imported: Labs/10_Evaluation/quits.py: SystemExit" in text
     assert "No module named 'seaborn_extras_for_plots'" in text
+    for left in ("left out: .scratch/ (a hidden folder)", "left out: env/ (a virtual environment)",
+                 "left out: test_mine.py (a test or set-up file)"):
+        assert left in text
     # every copy not graded is listed beside the one graded
     line = next(x for x in report.plan if x.strip().startswith("compute_mu_C:"))
     for other in ("Labs/9_Gaussians/main.py", "Project/analysis.py", "helpers.py",

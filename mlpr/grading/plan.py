@@ -278,6 +278,9 @@ def build(modules: list, kind: str, mapping: dict | None = None, include_course:
         if m["status"] == "course":
             course_files.append((m["path"], m.get("course", "")))
             continue
+        if m["status"] == "skipped":
+            notes.append(f"left out: {m['path']} ({m.get('course', '')})")
+            continue
         folders.setdefault(folder, [role, lab, 0])[2] += 1
         if m["status"] != "imported":
             failed.append((m["path"], m.get("error") or {}))

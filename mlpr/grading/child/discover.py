@@ -72,23 +72,37 @@ def _skipped_folder(name: str) -> bool:
     return name.startswith(".") or name.lower() in SKIP_FOLDERS
 
 
-def sources(root: Path) -> list:
+def sources(root: Path, skipped: list | None = None) -> list:
     """The modules of the submission ``root``: itself if it is a file, else every ``.py`` and
-    ``.ipynb`` below it (any depth), in path order."""
+    ``.ipynb`` below it (any depth), in path order. ``skipped`` receives ``(path, why)`` of the
+    folders and files left out that hold or are Python code."""
     root = Path(root)
     if root.is_file():
         return [root]
-    found = []
+    found, skipped = [], skipped if skipped is not None else []
     for folder, dirs, files in os.walk(root):
-        if (Path(folder) / "pyvenv.cfg").exists():
+        here = Path(folder)
+        if (here / "pyvenv.cfg").exists():
+            skipped.append((here, "a virtual environment"))
             dirs[:] = []
             continue
+        for d in dirs:
+            if not _skipped_folder(d) or d == "__pycache__" or os.path.islink(here / d):
+                continue
+            if (here / d / "pyvenv.cfg").exists():
+                skipped.append((here / d, "a virtual environment"))
+            elif any(n.endswith((".py", ".ipynb")) for n in os.listdir(here / d)):
+                skipped.append((here / d, "a hidden folder" if d.startswith(".") else
+                                "a folder of installed or built code"))
         dirs[:] = sorted(d for d in dirs if not _skipped_folder(d)
                          and not os.path.islink(os.path.join(folder, d)))
         for name in sorted(files):
-            if name.endswith((".py", ".ipynb")) and name not in SKIP_FILES and \
-                    not name.startswith(("test_", ".")):
-                found.append(Path(folder) / name)
+            if not name.endswith((".py", ".ipynb")) or name == "__init__.py":
+                continue
+            if name in SKIP_FILES or name.startswith(("test_", ".")):
+                skipped.append((here / name, "a test or set-up file"))
+            else:
+                found.append(here / name)
     return sorted(found, key=lambda p: p.relative_to(root).parts)
 
 
@@ -401,15 +415,20 @@ def inventory(root: Path, budget: float = 50.0, seconds: float = MODULE_SECONDS,
     ``modules`` a list of plain dicts, one per module (its ``path`` relative to the
     submission's folder, ``status`` "imported", "failed", "course" (the course's own file, not
     imported unless ``course`` is False), "not imported" (past ``budget`` seconds, or past
-    `MAX_MODULES`), ``error``, ``course`` (why it is the course's), ``functions``: ``[[qualname,
+    `MAX_MODULES`), "skipped" (a folder or file `sources` leaves out: why in
+    ``course``), ``error``, ``course`` (why it is the course's), ``functions``: ``[[qualname,
     fingerprint is the course's, callable]]``, ``notes``); ``table`` ``{id: callable}`` with
     ``id = path::qualname``."""
     root = Path(root).resolve()
     base = root.parent if root.is_file() else root
-    files = sources(root)
+    skipped: list = []
+    files = sources(root, skipped)
     folders = {str(p.parent) for p in files} | {str(base)}
     start = time.monotonic()
-    modules, table = [], {}
+    modules = [{"path": p.relative_to(base).as_posix() + ("/" if p.is_dir() else ""),
+                "status": "skipped", "error": None, "course": why, "functions": [], "notes": []}
+               for p, why in skipped[:100]]
+    table = {}
     previous = None
     for i, f in enumerate(files):
         rel = f.relative_to(base).as_posix()
