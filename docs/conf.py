@@ -10,11 +10,16 @@ error.
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import inspect
 import sys
 from pathlib import Path
 
+from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.docutils import SphinxDirective
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # mlpr from this clone, installed or not
@@ -97,6 +102,43 @@ class RepositoryFolderLinks(SphinxPostTransform):
                 node.replace_self(node.children)
 
 
+class ChapterAPI(SphinxDirective):
+    """``.. chapter-api:: mlpr.gaussian``: a summary table of every name of the module's
+    ``__all__`` (its docstring's first line), then each one's entry, in ``__all__``'s order.
+
+    The list comes from ``__all__`` itself, so a name added to a module gets its entry with no
+    edit here; the module's docstring (the chapter's introduction, whose own headings would
+    otherwise hold the entries) stays above, from ``.. automodule:: ... :no-members:``.
+    """
+
+    required_arguments = 1
+
+    def run(self):
+        modname = self.arguments[0]
+        module = importlib.import_module(modname)
+        self.env.note_dependency(module.__file__)  # an edited __all__ rewrites the page
+        names = list(module.__all__)
+        lines = ["Summary", "-------", "", f".. currentmodule:: {modname}", "",
+                 ".. autosummary::", ""]
+        lines += [f"   {name}" for name in names]
+        lines += ["", "Entries", "-------", ""]
+        for name in names:
+            obj = getattr(module, name)
+            if inspect.isclass(obj):
+                kind = "autoexception" if issubclass(obj, BaseException) else "autoclass"
+            else:
+                kind = "autofunction" if callable(obj) else "autodata"
+            lines += [f".. {kind}:: {modname}.{name}", ""]
+        source = self.get_source_info()[0]
+        self.state_machine.insert_input(StringList(lines, source=source), source)
+        return []
+
+
 def setup(app):
     app.add_post_transform(RepositoryFolderLinks)
+    app.add_directive("chapter-api", ChapterAPI)
+    # Sphinx rereads every page when a setting changes, but not when this file's code does (the
+    # directive above, the transform): the file's digest is a setting of its own
+    app.add_config_value("mlpr_conf_digest", "", "env", types=(str,))
+    app.config.mlpr_conf_digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
     return {"parallel_read_safe": True, "parallel_write_safe": True}
