@@ -396,3 +396,30 @@ def test_the_lab_numbers_of_each_academic_year():
     assert course.kit_labs([9], None) == [9]
     with pytest.raises(ValueError, match="not one the course's records know"):
         course.lab_numbers("1999/00")
+
+
+def test_a_name_students_give_two_course_functions_is_tried_as_each(tmp_path):
+    """``compute_log_likelihood`` is what students call both the Gaussian log-likelihood
+    (compute_ll) and the class log-likelihoods (compute_log_likelihood_Gau): it is tried as
+    each, and graded as the one whose first case it agrees with."""
+    source = """
+import numpy as np
+
+def compute_log_likelihood(D, hParams):
+    S = []
+    for c in sorted(hParams):
+        mu, C = hParams[c]
+        P = np.linalg.inv(C)
+        Xc = D - mu
+        _, logdet = np.linalg.slogdet(C)
+        S.append(-0.5 * D.shape[0] * np.log(2 * np.pi) - 0.5 * logdet
+                 - 0.5 * (Xc * (P @ Xc)).sum(0))
+    return np.vstack(S)
+"""
+    root = write(tmp_path / "sub", {"lab5/gau.py": source})
+    report = grade(root, seed=11)
+    got = by_name(report)
+    assert got["compute_log_likelihood_Gau"].status == "passed"
+    assert "compute_ll" not in got
+    assert any(n.startswith("compute_ll: lab5/gau.py::compute_log_likelihood was tried")
+               for n in (line.strip() for line in report.plan))

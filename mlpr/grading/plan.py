@@ -210,22 +210,27 @@ def _course_index(everything: bool) -> tuple:
         if everything or not r.extra:
             functions.setdefault(r.function_name, r.lab)
     exact = {normal(f): f for f in functions}
-    synonyms = {}
+    synonyms: dict = {}  # a name students give several functions is a candidate for each
     for f, names in SYNONYMS.items():
         for n in names:
             if f in functions and normal(n) not in exact:
-                synonyms.setdefault(normal(n), f)
+                synonyms.setdefault(normal(n), []).append(f)
     return exact, synonyms, functions
 
 
-def _match(name: str, exact: dict, synonyms: dict, functions: dict) -> tuple:
+def _matches(name: str, exact: dict, synonyms: dict, functions: dict) -> list:
+    """``[(course function, how)]`` that the submission's function ``name`` is a candidate
+    for."""
     if name in functions:
-        return name, "exact"
+        return [(name, "exact")]
     if normal(name) in exact:
-        return exact[normal(name)], "name"
-    if normal(name) in synonyms:
-        return synonyms[normal(name)], "synonym"
-    return None, None
+        return [(exact[normal(name)], "name")]
+    return [(f, "synonym") for f in synonyms.get(normal(name), [])]
+
+
+def _match(name: str, exact: dict, synonyms: dict, functions: dict) -> tuple:
+    found = _matches(name, exact, synonyms, functions)
+    return found[0] if found else (None, None)
 
 
 def detect_year(modules: list, functions: dict, exact: dict) -> tuple:
@@ -295,9 +300,8 @@ def build(modules: list, kind: str, mapping: dict | None = None, include_course:
             ident = f"{m['path']}::{qualname}"
             hits = [(f, "map") for f, g in mapping.items() if g in (name, qualname, ident)]
             if not hits:
-                f, how = _match(name, exact, synonyms, functions)
-                if f is not None and not (how == "synonym" and names == "exact"):
-                    hits = [(f, how)]
+                hits = [(f, how) for f, how in _matches(name, exact, synonyms, functions)
+                        if not (how == "synonym" and names == "exact")]
             if not hits and callable_ and not is_course and not name.startswith("_"):
                 unmatched.append(Choice(ident, "behaviour", role, lab))
             for f, how in hits:
