@@ -341,3 +341,21 @@ def test_arrays_cross_as_checked_raw_bytes():
                        (0, "not an array of plain data")):
         with pytest.raises(ValueError, match=match):
             wire.decode({"$a": bad}, blobs)
+
+
+def test_the_live_processes_of_a_user_id_leave_out_zombies():
+    """`leftovers.live_processes_of`, which the user isolation sweeps with its kills until it
+    is empty: this process is live; a child that exited and is not yet reaped is a zombie."""
+    import os
+    import time
+
+    from mlpr.grading import leftovers
+    assert os.getpid() in leftovers.live_processes_of(os.getuid())
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    deadline = time.monotonic() + 5
+    while pid in leftovers.live_processes_of(os.getuid()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert pid not in leftovers.live_processes_of(os.getuid())
+    os.waitpid(pid, 0)

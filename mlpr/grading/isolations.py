@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 
 from mlpr.grading import leftovers
 
@@ -178,9 +179,14 @@ class User(Isolation):
         return _setpriv(box.uid, "--no-new-privs") + argv, cwd, env
 
     def kill_rest(self, box) -> None:
-        # setsid and double forks leave the session, not the user id
-        subprocess.run(_setpriv(box.uid, "kill", "-KILL", "-1"), stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+        # setsid and double forks leave the session, not the user id; one sweep can miss a
+        # process that a process of the sweep was forking, so sweep until none is left
+        for _ in range(50):
+            subprocess.run(_setpriv(box.uid, "kill", "-KILL", "-1"), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            if not leftovers.live_processes_of(box.uid):
+                return
+            time.sleep(0.02)
 
     def clean_up(self, box) -> None:
         super().clean_up(box)

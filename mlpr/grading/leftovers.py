@@ -30,6 +30,20 @@ WORLD_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/shm", "/run/lock", "/var
 _SCANNED = ("/", "/var", "/run", "/dev", "/srv", "/opt", "/home")
 
 
+def live_processes_of(uid: int) -> list:
+    """The pids of the processes of the user id ``uid`` that are not zombies."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                with open(f"/proc/{pid}/status") as f:
+                    fields = dict(ln.split(":", 1) for ln in f if ":" in ln)
+                if int(fields["Uid"].split()[0]) == uid and not \
+                        fields.get("State", "").strip().startswith("Z"):
+                    found.append(int(pid))
+    return found
+
+
 def wait_for_no_process_of(uid: int, timeout: float = 5.0) -> None:
     """Wait until no process of the user id ``uid`` is left, zombies included: the next sandbox
     of its slot counts them against its ``RLIMIT_NPROC`` (a killed orphan is a zombie until the

@@ -64,7 +64,13 @@ def _no_input(*args, **kwargs):
                   "input should do so under if __name__ == \"__main__\":)")
 
 
+_REAL_EXIT = os._exit
+_IMPORTER: list = []  # the pid of the process importing (a fork of it exits for real)
+
+
 def _no_exit(code=0):
+    if _IMPORTER and os.getpid() != _IMPORTER[0]:  # a process the module forked: its own exit
+        _REAL_EXIT(code)
     raise _Stopped(f"os._exit({code}) was called")
 
 
@@ -304,6 +310,7 @@ def import_one(f: Path, source, name: str, seconds: float):
     sys.modules[name] = module
     saved = builtins.input, os._exit
     builtins.input, os._exit = _no_input, _no_exit
+    _IMPORTER[:] = [os.getpid()]
     timed = hasattr(signal, "setitimer") and \
         __import__("threading").current_thread() is __import__("threading").main_thread()
     if timed:
