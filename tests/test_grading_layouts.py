@@ -8,8 +8,6 @@ mlpr's (the kit's own tasks); the layouts decide only which copy is graded.
 """
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -207,21 +205,6 @@ def test_a_method_of_a_class_is_graded_on_an_instance(repository):
     assert "Models.compute_pca" in r.file
 
 
-def test_a_synonym_is_graded_only_when_its_first_case_agrees(tmp_path):
-    root = write(tmp_path / "sub", {
-        "lab4/a.py": MU_C.replace("compute_mu_C", "ML_GAU"),
-        "lab7/b.py": CONFUSION.replace("compute_confusion_matrix", "confusion_matrix")
-        .replace("M[p, c] += 1", "M[c, p] += 1"),  # transposed: not graded under a synonym
-    })
-    report = grade(root, seed=4)
-    got = by_name(report)
-    assert got["compute_mu_C"].status == "passed" and "ML_GAU" in got["compute_mu_C"].file
-    assert "compute_confusion_matrix" not in got
-    assert any("confusion_matrix was tried as it" in n for n in report.plan)
-    strict = grade(root, seed=4, names="exact")
-    assert not strict.results
-
-
 def test_a_renamed_keyword_is_passed_under_the_students_name(tmp_path):
     source = MU_C + """
 def smooth_covariance_matrix(C, floor):
@@ -265,66 +248,6 @@ def test_a_notebook_is_graded_like_the_same_code_in_a_script(tmp_path):
     script = tmp_path / "lab.py"
     script.write_text("import numpy as np\n" + MU_C)
     assert grade(script, seed=7).results[0].err == got["compute_mu_C"].err
-
-
-def test_a_notebook_in_a_folder_is_found(tmp_path):
-    nbformat = pytest.importorskip("nbformat")
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(MU_C)]
-    (tmp_path / "sub" / "lab3").mkdir(parents=True)
-    nbformat.write(nb, str(tmp_path / "sub" / "lab3" / "work.ipynb"))
-    report = grade(tmp_path / "sub", seed=8)
-    assert by_name(report)["compute_mu_C"].status == "passed"
-
-
-def test_the_command_line_prints_the_plan_first_and_cuts_no_note(tmp_path):
-    long_name = "x" * 900
-    root = write(tmp_path / "sub", {"lab3/mu.py": MU_C,
-                                    f"lab3/{long_name[:200]}.py": "raise ValueError('"
-                                    + long_name + "')\n"})
-    out = subprocess.run([sys.executable, "-m", "mlpr.grading", "--seed", "1", "--", str(root)],
-                         capture_output=True, text=True, timeout=300)
-    lines = out.stdout.splitlines()
-    assert lines[3].strip().startswith("plan: ")
-    failed = next(x for x in lines if "not imported: lab3/xxx" in x)
-    assert "more characters)" in failed
-    js = subprocess.run([sys.executable, "-m", "mlpr.grading", "--seed", "1", "--format", "json",
-                         "--", str(root)], capture_output=True, text=True, timeout=300)
-    (doc,) = json.loads(js.stdout)
-    assert "more characters)" in doc["plan"]["not_imported"][0]["message"]
-
-
-def test_a_function_found_by_its_behaviour_is_graded_under_its_own_name(tmp_path):
-    """No course name matches ``mean_and_cov``; in the lab folder of compute_mu_C's lab it
-    takes that task's arguments and agrees on every case: it is graded, and said; so is
-    ``count_pairs`` of lab 7's folder, the confusion matrix. ``almost`` agrees on the first
-    case of compute_Sb_Sw only (its Sw is over N - 1 on other data): it is not graded."""
-    root = write(tmp_path / "sub", {
-        "lab3/stats.py": MU_C.replace("compute_mu_C", "mean_and_cov"),
-        "lab7/other.py": CONFUSION.replace("compute_confusion_matrix", "count_pairs"),
-        "lab3/other.py": """
-            import numpy as np
-
-            def almost(D, L):
-                mu = D.mean(1, keepdims=True)
-                Sb, Sw = 0, 0
-                for c in np.unique(L):
-                    Dc = D[:, L == c]
-                    mc = Dc.mean(1, keepdims=True)
-                    Sb = Sb + Dc.shape[1] * (mc - mu) @ (mc - mu).T
-                    Sw = Sw + (Dc - mc) @ (Dc - mc).T
-                n = D.shape[1] if D.shape[1] == 150 else D.shape[1] - 1
-                return Sb / D.shape[1], Sw / n
-            """,
-    })
-    report = grade(root, seed=9)
-    got = by_name(report)
-    assert got["compute_mu_C"].status == "passed" and "mean_and_cov" in got["compute_mu_C"].file
-    assert any("found by its behaviour" in line for line in report.plan)
-    assert "--map compute_mu_C=mean_and_cov" in report.proposed
-    assert got["compute_confusion_matrix"].status == "passed"  # count_pairs, in lab 7's folder
-    assert "compute_Sb_Sw" not in got
-    assert not grade(root, seed=9, names="exact").results
 
 
 def test_a_hint_never_comes_from_the_text_of_an_exception_alone(tmp_path):
@@ -398,11 +321,7 @@ def test_the_lab_numbers_of_each_academic_year():
         course.lab_numbers("1999/00")
 
 
-def test_a_name_students_give_two_course_functions_is_tried_as_each(tmp_path):
-    """``compute_log_likelihood`` is what students call both the Gaussian log-likelihood
-    (compute_ll) and the class log-likelihoods (compute_log_likelihood_Gau): it is tried as
-    each, and graded as the one whose first case it agrees with."""
-    source = """
+LOG_LIKELIHOODS = """
 import numpy as np
 
 def compute_log_likelihood(D, hParams):
@@ -416,10 +335,97 @@ def compute_log_likelihood(D, hParams):
                  - 0.5 * (Xc * (P @ Xc)).sum(0))
     return np.vstack(S)
 """
-    root = write(tmp_path / "sub", {"lab5/gau.py": source})
-    report = grade(root, seed=11)
+
+ALMOST_SB_SW = """
+import numpy as np
+
+def almost(D, L):
+    mu = D.mean(1, keepdims=True)
+    Sb, Sw = 0, 0
+    for c in np.unique(L):
+        Dc = D[:, L == c]
+        mc = Dc.mean(1, keepdims=True)
+        Sb = Sb + Dc.shape[1] * (mc - mu) @ (mc - mu).T
+        Sw = Sw + (Dc - mc) @ (Dc - mc).T
+    n = D.shape[1] if D.shape[1] == 150 else D.shape[1] - 1
+    return Sb / D.shape[1], Sw / n
+"""
+
+
+@pytest.fixture(scope="module")
+def renamed(tmp_path_factory):
+    """A repository whose functions carry other names than the course's: a synonym that
+    agrees (``ML_GAU``), one that does not (a transposed ``confusion_matrix``), one name that
+    students give two course functions (``compute_log_likelihood``), functions found by their
+    behaviour or not (``count_pairs``; ``almost``, which agrees on compute_Sb_Sw's first case
+    only), and a notebook in a lab folder. Graded with the default names, and with ``--names
+    exact``."""
+    nbformat = pytest.importorskip("nbformat")
+    root = write(tmp_path_factory.mktemp("renamed") / "sub", {
+        "lab4/a.py": MU_C.replace("compute_mu_C", "ML_GAU"),
+        "lab7/b.py": CONFUSION.replace("compute_confusion_matrix", "confusion_matrix")
+        .replace("M[p, c] += 1", "M[c, p] += 1"),
+        "lab7/other.py": CONFUSION.replace("compute_confusion_matrix", "count_pairs"),
+        "lab5/gau.py": LOG_LIKELIHOODS,
+        "lab3/other.py": ALMOST_SB_SW,
+    })
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("def apply_pca(P, D):\n    return P.T @ D\n")]
+    nbformat.write(nb, str(root / "lab3" / "work.ipynb"))
+    return grade(root, seed=4), grade(root, seed=4, names="exact")
+
+
+def test_a_synonym_is_graded_only_when_its_first_case_agrees(renamed):
+    report, strict = renamed
+    got = by_name(report)
+    assert got["compute_mu_C"].status == "passed" and "ML_GAU" in got["compute_mu_C"].file
+    assert any("confusion_matrix was tried as it" in n for n in report.plan)
+    assert {r.name for r in strict.results} == {"apply_pca"}  # exact: only the course's names
+
+
+def test_a_name_students_give_two_course_functions_is_tried_as_each(renamed):
+    """``compute_log_likelihood`` is what students call both the Gaussian log-likelihood
+    (compute_ll) and the class log-likelihoods (compute_log_likelihood_Gau): it is tried as
+    each, and graded as the one whose first case it agrees with."""
+    report, _ = renamed
     got = by_name(report)
     assert got["compute_log_likelihood_Gau"].status == "passed"
     assert "compute_ll" not in got
     assert any(n.startswith("compute_ll: lab5/gau.py::compute_log_likelihood was tried")
                for n in (line.strip() for line in report.plan))
+
+
+def test_a_function_found_by_its_behaviour_is_graded_under_its_own_name(renamed):
+    """No course name matches ``count_pairs``; in lab 7's folder it takes
+    compute_confusion_matrix's arguments and agrees on every case (the transposed synonym
+    did not): it is graded, and said. ``almost`` agrees on compute_Sb_Sw's first case only
+    (its Sw is over N - 1 on other data): it is not graded."""
+    report, _ = renamed
+    got = by_name(report)
+    r = got["compute_confusion_matrix"]
+    assert r.status == "passed" and "count_pairs" in r.file
+    assert any("count_pairs (as count_pairs, found by its behaviour" in line
+               or "(as count_pairs, found by its behaviour" in line for line in report.plan)
+    assert "--map compute_confusion_matrix=count_pairs" in report.proposed
+    assert "compute_Sb_Sw" not in got
+
+
+def test_a_notebook_in_a_folder_is_found(renamed):
+    report, _ = renamed
+    r = by_name(report)["apply_pca"]
+    assert r.status == "passed" and r.file == "lab3/work.ipynb"
+
+
+def test_the_report_prints_the_plan_first_and_cuts_no_note(tmp_path):
+    from mlpr.grading import formats
+    long_name = "x" * 900
+    root = write(tmp_path / "sub", {"lab3/mu.py": MU_C,
+                                    f"lab3/{long_name[:200]}.py": "raise ValueError('"
+                                    + long_name + "')\n"})
+    report = grade(root, seed=1)
+    lines = formats.format_text([report]).splitlines()
+    assert lines[3].strip().startswith("plan: ")
+    failed = next(x for x in lines if "not imported: lab3/xxx" in x)
+    assert "more characters)" in failed
+    (doc,) = json.loads(formats.format_json([report]))
+    assert "more characters)" in doc["plan"]["not_imported"][0]["message"]

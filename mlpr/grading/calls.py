@@ -182,8 +182,8 @@ def probe_behaviour(process, plan, default: dict, numbers: dict, timeout: float,
     taken: set = set()
     for task in default.values():
         f = task.function_name
-        if f in plan.chosen or f in plan.pending or f in plan.unimportable or \
-                f in plan.course_functions or task.extra:
+        if f in plan.chosen or f in plan.unimportable or f in plan.course_functions or \
+                task.extra:  # (a synonym that did not agree leaves its function to this search)
             continue
         lab = numbers.get(task.lab)
         cases = task.cases()
@@ -219,6 +219,7 @@ def probe_behaviour(process, plan, default: dict, numbers: dict, timeout: float,
                 if process.child is not None:
                     process.child.take_printed()
             plan.chosen[f] = cand
+            plan.pending.pop(f, None)
             taken.add(cand.id)
             break
 

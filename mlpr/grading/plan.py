@@ -213,7 +213,8 @@ def _course_index(everything: bool) -> tuple:
     synonyms: dict = {}  # a name students give several functions is a candidate for each
     for f, names in SYNONYMS.items():
         for n in names:
-            if f in functions and normal(n) not in exact:
+            if f in functions and normal(n) not in exact and \
+                    f not in synonyms.get(normal(n), []):
                 synonyms.setdefault(normal(n), []).append(f)
     return exact, synonyms, functions
 
