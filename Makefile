@@ -43,8 +43,8 @@ $(REPORT_STAMP): pyproject.toml $(STAMP)
 	$(PY) -c "import jinja2, markdown" 2>/dev/null || $(PY) -m pip install --quiet -e '.[test,report]'
 	touch $@
 
-$(DOCS_STAMP): pyproject.toml $(STAMP)
-	$(PY) -c "import sphinx, numpydoc, pydata_sphinx_theme, myst_parser" 2>/dev/null \
+$(DOCS_STAMP): pyproject.toml $(LECTURES_STAMP)
+	$(PY) -c "import sphinx, numpydoc, pydata_sphinx_theme, myst_parser, sphinx_gallery" 2>/dev/null \
 		|| $(PY) -m pip install --quiet -e '.[test,report,docs]'
 	touch $@
 
@@ -70,9 +70,11 @@ report: $(REPORT_STAMP)
 
 # docs/_build/html/index.html: the documentation site (Sphinx: the API reference from the
 # docstrings, the guides of docs/), offline (MathJax from the site itself) and with -W: a warning
-# fails the build; -j 1, since sphinx-mathjax-offline declares no parallel safety
+# fails the build; -j 1, since sphinx-mathjax-offline declares no parallel safety. The lectures'
+# gallery runs every lecture in quick mode (about 2 minutes; only the changed ones on a rebuild);
+# MLPR_DOCS_GALLERY=0 leaves it out
 docs: $(DOCS_STAMP)
-	$(PY) -m sphinx -W --keep-going -j 1 -b html -q docs docs/_build/html -d docs/_build/doctrees
+	MPLBACKEND=Agg OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(PY) -m sphinx -W --keep-going -j 1 -b html -q docs docs/_build/html -d docs/_build/doctrees
 	@echo "docs/_build/html/index.html"
 
 # docs/report_index.png, the README's picture of the report (needs Chromium: see .ci/run)

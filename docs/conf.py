@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import os
 import sys
 from pathlib import Path
 
@@ -25,6 +26,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # mlpr from this clone, installed or not
 
 import mlpr  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import lecture_gallery  # noqa: E402
 
 project = "mlpr"
 author = "mlpr's authors"
@@ -42,9 +46,29 @@ extensions = [
     "sphinx-mathjax-offline",
 ]
 
+# The lectures' gallery runs every lecture in quick mode (minutes): MLPR_DOCS_GALLERY=0 builds the
+# site without it (tests/test_docs.py): the ``.. with-gallery::`` blocks of the pages drop out
+GALLERY = os.environ.get("MLPR_DOCS_GALLERY", "1") != "0"
+if GALLERY:
+    extensions.append("sphinx_gallery.gen_gallery")
+    sphinx_gallery_conf = {
+        "examples_dirs": [str(lecture_gallery.stage())],
+        "gallery_dirs": ["lectures"],
+        "filename_pattern": r".*\.py$",  # every lecture is run, not only plot_*.py
+        "within_subsection_order": "FileNameSortKey",  # in the chapters' order
+        "reset_argv": "lecture_gallery.reset_argv",
+        "image_scrapers": ("lecture_gallery.scrape_figures",),
+        "abort_on_example_error": True,
+        "download_all_examples": False,
+        "show_memory": False,
+        "min_reported_time": 1e9,  # run times vary with the machine's load: no page states one
+    }
+
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_lectures", "Thumbs.db", ".DS_Store"]
+if not GALLERY:  # what an earlier build's gallery left
+    exclude_patterns += ["lectures", "sg_execution_times.rst"]
 # `name` in a docstring is a cross-reference to that object when it exists, as in numpy's docs
 default_role = "py:obj"
 
@@ -134,7 +158,20 @@ class ChapterAPI(SphinxDirective):
         return []
 
 
+class WithGallery(SphinxDirective):
+    """``.. with-gallery::``: its content, in a build with the lectures' gallery; nothing in one
+    without (``MLPR_DOCS_GALLERY=0``)."""
+
+    has_content = True
+
+    def run(self):
+        if GALLERY:
+            self.state_machine.insert_input(self.content, self.get_source_info()[0])
+        return []
+
+
 def setup(app):
+    app.add_directive("with-gallery", WithGallery)
     app.add_post_transform(RepositoryFolderLinks)
     app.add_directive("chapter-api", ChapterAPI)
     # Sphinx rereads every page when a setting changes, but not when this file's code does (the
