@@ -157,7 +157,7 @@ def test_an_api_page_typesets_the_notes_equations(site):
 
 
 def test_the_guides_are_pages(site):
-    for guide, heading in [("grading.html", "Grading with mlpr"),
+    for guide, heading in [("grading/index.html", "Grading with mlpr"),
                            ("errata.html", "Errata of the notes"),
                            ("timings.html", "Lecture timings"),
                            ("datasets/index.html", "Datasets"),
@@ -165,6 +165,19 @@ def test_the_guides_are_pages(site):
         text = (site / guide).read_text(encoding="utf-8")
         assert f"<h1>{heading}" in text, f"{guide}: no heading {heading!r}"
     index = (site / "index.html").read_text(encoding="utf-8")
-    for href in ("api/index.html", "grading.html", "errata.html", "timings.html",
+    for href in ("api/index.html", "grading/index.html", "errata.html", "timings.html",
                  "datasets/index.html"):
         assert f'href="{href}' in index, f"index.html does not link to {href}"
+
+
+def test_every_page_of_the_grading_guide_is_a_page_its_index_links(site):
+    """docs/grading/ is the grading guide, one page per reader: every markdown file of it is a
+    page of the site, and the guide's entry page links every other one."""
+    names = sorted(p.stem for p in (REPO / "docs" / "grading").glob("*.md"))
+    assert "index" in names and len(names) >= 7, names
+    for name in names:
+        path = site / "grading" / f"{name}.html"
+        assert path.is_file(), f"docs/grading/{name}.md is no page of the site"
+        assert "<h1>" in path.read_text(encoding="utf-8"), f"grading/{name}.html has no title"
+    hrefs = {href.split("#")[0] for href in _page(site / "grading" / "index.html").hrefs}
+    assert not {f"{name}.html" for name in names if name != "index"} - hrefs, sorted(hrefs)

@@ -18,7 +18,7 @@ from mlpr.grading.student import StudentCode
 
 REPO = Path(__file__).resolve().parents[1]
 KIT = REPO / "mlpr" / "grading"
-GUIDE = REPO / "docs" / "grading.md"
+GUIDE = REPO / "docs" / "grading" / "course_functions.md"  # the page of the concordance
 
 LAB99 = '''
 import numpy as np
@@ -94,10 +94,11 @@ def test_the_guides_concordance_is_the_records():
     text = GUIDE.read_text()
     _, _, rest = text.partition(course.GUIDE_BEGIN + "\n")
     block, end, _ = rest.partition(course.GUIDE_END)
-    assert end, "docs/grading.md has no generated concordance"
+    assert end, "docs/grading/course_functions.md has no generated concordance"
     assert block == course.concordance(), (
-        "the concordance of docs/grading.md differs from the records: python -c \"from "
-        "mlpr.grading import course; course.update_guide('docs/grading.md')\"")
+        "the concordance of docs/grading/course_functions.md differs from the records: python -c "
+        "\"from mlpr.grading import course; "
+        "course.update_guide('docs/grading/course_functions.md')\"")
     for r in course.records():
         assert f"`{r.name}{r.signature}`" in block
 
