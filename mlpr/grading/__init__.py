@@ -1,6 +1,7 @@
 r"""The grading kit: grade course-style lab solutions against mlpr, and say why an answer is wrong.
 
-The package is its own trust boundary (the guide and the threat model are ``docs/grading.md``):
+The package is its own trust boundary (the guide is ``docs/grading/``, its threat model
+``docs/grading/threat_model.md``):
 
 - `mlpr.grading.framework`: cases, comparisons, hints and fixtures (the grader's side);
 - `mlpr.grading.mutants` and `mlpr.grading.operators`: the mutation search that names a wrong

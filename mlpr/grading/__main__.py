@@ -26,7 +26,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Grade course-style lab solutions against mlpr: one line per task with the "
                     "measured error, its tolerance and the likely mistake. Each submission runs "
                     "in a sandboxed process of its own that holds no reference answer "
-                    "(docs/grading.md states what each isolation guarantees).",
+                    "(docs/grading/threat_model.md states what each isolation guarantees).",
         epilog="python -m mlpr.grading autograder --lab N ... --out autograder.zip writes a "
                "Gradescope autograder (python -m mlpr.grading autograder --help); a submission "
                "named autograder is given as ./autograder. Grade a whole class as python -m "

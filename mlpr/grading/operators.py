@@ -3,7 +3,7 @@ r"""The mutation operators of the grading kit's mutation search (`mlpr.grading.m
 Each operator is a function ``op(node, formula)`` of one node of a formula's syntax tree that
 yields ``(replacement node, change in words)``: the change as a student reads it, written once
 here, with the changed term (``ast.unparse``). `OPERATORS` is the whitelist the search applies;
-adding an operator is one function here and one entry there (``docs/grading.md``).
+adding an operator is one function here and one entry there (``docs/grading/mistakes.md``).
 """
 
 from __future__ import annotations

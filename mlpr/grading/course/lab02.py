@@ -3,8 +3,8 @@ r"""Lab 2 of the course: loading the iris data.
 One `CourseFunction` record per function of the lab (``FUNCTIONS``, at the end): its course name
 and signature, the mlpr function that is its reference, its cases with their known mistakes and
 hints, and the mlpr functions student mode computes with it. The kit's tasks, student mode's
-adapters, ``--list`` and the concordance of ``docs/grading.md`` are generated from them
-(`mlpr.grading.course`).
+adapters, ``--list`` and the concordance of ``docs/grading/course_functions.md`` are generated
+from them (`mlpr.grading.course`).
 """
 
 from __future__ import annotations

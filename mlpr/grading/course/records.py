@@ -2,8 +2,8 @@ r"""The record of one course function, and the run whose seed its cases are draw
 
 A lab module of `mlpr.grading.course` lists its functions as `CourseFunction` records in
 ``FUNCTIONS``; everything else the kit knows about the course (the tasks of the grader, the
-adapters of student mode, ``--list``, the concordance of ``docs/grading.md``) is generated from
-these records (`mlpr.grading.course`).
+adapters of student mode, ``--list``, the concordance of ``docs/grading/course_functions.md``) is
+generated from these records (`mlpr.grading.course`).
 """
 
 from __future__ import annotations
