@@ -10,7 +10,6 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 DEV_STAMP   := $(VENV)/.installed-dev
-REPORT_STAMP := $(VENV)/.installed-report
 DOCS_STAMP  := $(VENV)/.installed-docs
 # lectures/ on the venv's path (a .pth file), so that the scripts import their shared helper as
 # `from _lecture import Lecture`, without sys.path edits, whoever runs them with .venv/bin/python
@@ -23,11 +22,11 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# the test extra, the report extra (tests/test_report.py builds a report), the docs extra
-# (tests/test_docs.py builds the site) and the grading extra (what the course's labs import, for
+# the test extra, the docs extra (tests/test_docs.py builds the site, opens it in Chromium and
+# runs a lecture's notebook) and the grading extra (what the course's labs import, for
 # the submissions make check grades)
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test,report,docs,grading]'
+	$(PY) -m pip install --quiet -e '.[test,docs,grading]'
 	touch $@
 
 $(LECTURES_STAMP): $(STAMP)
@@ -36,20 +35,16 @@ $(LECTURES_STAMP): $(STAMP)
 	touch $@
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,report,bench]'
-	touch $@
-
-$(REPORT_STAMP): pyproject.toml $(STAMP)
-	$(PY) -c "import jinja2, markdown" 2>/dev/null || $(PY) -m pip install --quiet -e '.[test,report]'
+	$(PY) -m pip install --quiet -e '.[test,bench]'
 	touch $@
 
 $(DOCS_STAMP): pyproject.toml $(LECTURES_STAMP)
-	$(PY) -c "import sphinx, numpydoc, pydata_sphinx_theme, myst_parser, sphinx_gallery" 2>/dev/null \
-		|| $(PY) -m pip install --quiet -e '.[test,report,docs]'
+	$(PY) -c "import sphinx, numpydoc, pydata_sphinx_theme, myst_parser, sphinx_gallery, nbclient" 2>/dev/null \
+		|| $(PY) -m pip install --quiet -e '.[test,docs]'
 	touch $@
 
 $(DEV_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,report,dev]'
+	$(PY) -m pip install --quiet -e '.[test,dev]'
 	touch $@
 
 # The lectures whose inputs changed since their last run that ended ok (their script, its
@@ -64,22 +59,26 @@ lectures: $(LECTURES_STAMP)
 		$(if $(JOBS),--jobs $(JOBS)) $(if $(FORMAT),--format $(FORMAT)) \
 		$(if $(filter-out 0,$(FORCE)),--force) $(if $(filter-out 0,$(DRY)),--dry-run) -- $(ARGS)
 
-# figures/index.html and a page per lecture, from the results of the lectures that have run
-report: $(REPORT_STAMP)
-	$(PY) -m report.build
+# The site with the lectures' results read from figures/ (the runs make lectures leaves there:
+# full, quick or student mode, with their figures) instead of the committed snapshots of the last
+# full runs: docs/_build/html/results/index.html, one page per lecture
+report: $(DOCS_STAMP)
+	MLPR_DOCS_RESULTS=$(abspath figures) $(MAKE) --no-print-directory docs
+	@echo "docs/_build/html/results/index.html"
 
 # docs/_build/html/index.html: the documentation site (Sphinx: the API reference from the
-# docstrings, the guides of docs/), offline (MathJax from the site itself) and with -W: a warning
-# fails the build; -j 1, since sphinx-mathjax-offline declares no parallel safety. The lectures'
-# gallery runs every lecture in quick mode (about 2 minutes; only the changed ones on a rebuild);
-# MLPR_DOCS_GALLERY=0 leaves it out
+# docstrings, the lectures' results and gallery, the guides of docs/), offline (MathJax from the
+# site itself) and with -W: a warning fails the build; -j 1, since sphinx-mathjax-offline declares
+# no parallel safety. The lectures' gallery runs every lecture in quick mode (about 2 minutes;
+# only the changed ones on a rebuild); MLPR_DOCS_GALLERY=0 leaves it out
 docs: $(DOCS_STAMP)
 	MPLBACKEND=Agg OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(PY) -m sphinx -W --keep-going -j 1 -b html -q docs docs/_build/html -d docs/_build/doctrees
 	@echo "docs/_build/html/index.html"
 
-# docs/report_index.png, the README's picture of the report (needs Chromium: see .ci/run)
-report-screenshot: report
-	$(PY) -m report.screenshot figures/index.html docs/report_index.png
+# docs/report_index.png, the README's picture: the site's lecture results, in headless Chromium
+# (needs Chromium: see .ci/run)
+report-screenshot: docs
+	$(PY) -m report.screenshot docs/_build/html/results/index.html docs/report_index.png
 
 # One lecture: make lecture L=05_generative_models [ARGS="--quick --show"] [OUT=DIR]
 # [STUDENT=path/to/my_labs.py] (L may be the folder's number alone, e.g. L=05; STUDENT runs the

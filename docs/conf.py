@@ -14,9 +14,11 @@ import hashlib
 import importlib
 import inspect
 import os
+import re
 import sys
 from pathlib import Path
 
+from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -29,6 +31,7 @@ import mlpr  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import lecture_gallery  # noqa: E402
+import lecture_results  # noqa: E402
 
 project = "mlpr"
 author = "mlpr's authors"
@@ -47,14 +50,18 @@ extensions = [
 ]
 
 # The lectures' gallery runs every lecture in quick mode (minutes): MLPR_DOCS_GALLERY=0 builds the
-# site without it (tests/test_docs.py): the ``.. with-gallery::`` blocks of the pages drop out
-GALLERY = os.environ.get("MLPR_DOCS_GALLERY", "1") != "0"
+# site without it (the ``.. with-gallery::`` blocks of the pages drop out); any other value but 1
+# is a regular expression of the lectures to run (tests/test_docs.py: ``02_``): the others' pages
+# show their code only, and their notebooks are made all the same
+_GALLERY = os.environ.get("MLPR_DOCS_GALLERY", "1")
+GALLERY = _GALLERY != "0"
 if GALLERY:
     extensions.append("sphinx_gallery.gen_gallery")
     sphinx_gallery_conf = {
         "examples_dirs": [str(lecture_gallery.stage())],
         "gallery_dirs": ["lectures"],
-        "filename_pattern": r".*\.py$",  # every lecture is run, not only plot_*.py
+        # every lecture is run, not only plot_*.py (or those the regular expression names)
+        "filename_pattern": r".*\.py$" if _GALLERY == "1" else _GALLERY,
         "within_subsection_order": "FileNameSortKey",  # in the chapters' order
         "reset_argv": "lecture_gallery.reset_argv",
         "image_scrapers": ("lecture_gallery.scrape_figures",),
@@ -62,13 +69,26 @@ if GALLERY:
         "download_all_examples": False,
         "show_memory": False,
         "min_reported_time": 1e9,  # run times vary with the machine's load: no page states one
+        # nor a page of them (sg_execution_times.html would load jQuery from a CDN)
+        "write_computation_times": False,
+        # the notebooks' first cell: the lecture's command line (a notebook has none of its own)
+        "first_notebook_cell": lecture_gallery.FIRST_NOTEBOOK_CELL,
     }
+
+# The lectures' results (docs/results/, lecture_results.py): each lecture's committed snapshot of
+# its last full run; MLPR_DOCS_RESULTS=DIR (make report: figures/) shows the runs in DIR instead
+# the lectures with a page in the gallery, and those of them that this build runs
+GALLERY_PAGES = {p.stem for p in lecture_gallery.STAGE.glob("*.py")} if GALLERY else set()
+GALLERY_LECTURES = {n for n in GALLERY_PAGES if _GALLERY == "1" or re.search(_GALLERY, n + ".py")}
+lecture_results.write(os.environ.get("MLPR_DOCS_RESULTS") or None, gallery=GALLERY_PAGES)
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_lectures", "Thumbs.db", ".DS_Store"]
+# sg_execution_times: the page of run times an older sphinx-gallery setting wrote (it loads a CDN)
+exclude_patterns = ["_build", "_lectures", "Thumbs.db", ".DS_Store", "sg_execution_times.rst",
+                    "lectures/sg_execution_times.rst"]
 if not GALLERY:  # what an earlier build's gallery left
-    exclude_patterns += ["lectures", "sg_execution_times.rst"]
+    exclude_patterns += ["lectures"]
 # `name` in a docstring is a cross-reference to that object when it exists, as in numpy's docs
 default_role = "py:obj"
 
@@ -98,7 +118,8 @@ html_theme_options = {
 }
 # the reader's light or dark preference (unset, the theme's script logs a console error)
 html_context = {"default_mode": "auto"}
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["mlpr.css"]  # the results' status colours, the tables' widths
 html_show_sourcelink = True
 
 
@@ -170,7 +191,29 @@ class WithGallery(SphinxDirective):
         return []
 
 
+def state_the_mode(app, docname, source) -> None:
+    """A gallery page says, under its title, that it shows a quick-mode run, and what the
+    lecture's last full run reproduced (its committed ``full_run.json``), with a link to the
+    results page; the notebook and the script the page offers are left as the lecture is."""
+    if not docname.startswith("lectures/") or docname in ("lectures/index",
+                                                          "lectures/sg_execution_times"):
+        return
+    name = docname.split("/", 1)[1]
+    source[0] = lecture_gallery.with_mode_note(source[0], name, lecture_results.summary(name),
+                                               ran=name in GALLERY_LECTURES)
+
+
+def _class_role(cls: str):
+    """A role that shows its text in a span of class ``cls`` (the results' status words)."""
+    def role(name, rawtext, text, lineno, inliner, options=None, content=None):
+        return [nodes.inline(rawtext, text, classes=[cls])], []
+    return role
+
+
 def setup(app):
+    app.connect("source-read", state_the_mode)
+    for role in lecture_results.ROLES:
+        app.add_role(role, _class_role(role))
     app.add_directive("with-gallery", WithGallery)
     app.add_post_transform(RepositoryFolderLinks)
     app.add_directive("chapter-api", ChapterAPI)

@@ -8,7 +8,10 @@ where it is shown. sphinx-gallery runs each copy with `reset_argv`'s arguments (
 an output folder in the build), prints its output under each cell, and shows under each cell the
 figures that cell wrote (`scrape_figures`: the lectures save and close their figures, so there is
 no open figure for sphinx-gallery's matplotlib scraper to find). Each page links to the lecture as
-a script and as a notebook, both made from the ``# %%`` cells.
+a script and as a notebook, both made from the ``# %%`` cells; the notebook's first cell
+(`FIRST_NOTEBOOK_CELL`) gives the lecture its command line, quick mode, since a notebook has none.
+docs/conf.py puts under each page's title the mode it shows and what the lecture's last full
+run reproduced (`with_mode_note`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,20 @@ figures it drew, run in **quick mode** (``--quick``: a deterministic MNIST subsa
 references are printed, not enforced; the iris references are the same in both modes and are
 enforced). Each page links to the lecture as a Python script and as a Jupyter notebook.
 """
+
+
+#: The first cell of every lecture's notebook: a notebook has no command line, and the kernel's
+#: own arguments are not the lecture's; the lecture's `Lecture` reads ``sys.argv`` as ``run.py``
+#: does. The cell's comment says how to run the full lecture instead.
+FIRST_NOTEBOOK_CELL = (
+    "# The lecture's command line, as `run.py --quick` would have it: quick mode (seconds).\n"
+    "# For the full run (the published references enforced), use sys.argv = [\"run.py\"];\n"
+    "# \"--student\", \"my_labs.py\" runs it on your own lab functions (student mode).\n"
+    "# The lecture imports its helper `_lecture` from lectures/: run the notebook with the\n"
+    "# Python of the repository's .venv (make lectures or make test creates it).\n"
+    "import sys\n"
+    "\n"
+    "sys.argv = [\"run.py\", \"--quick\"]")
 
 
 def lectures() -> list[Path]:
@@ -92,3 +109,38 @@ def scrape_figures(block, block_vars, gallery_conf) -> str:
         seen.add(png.name)
         images.append(image_path)
     return figure_rst(images, gallery_conf["src_dir"])
+
+
+def with_mode_note(source: str, name: str, full: dict | None, ran: bool = True) -> str:
+    """A gallery page's reST with, under its title, the mode the page shows and what the last
+    full run reproduced (``full``: `lecture_results.summary`), linking the lecture's results;
+    ``ran``: whether this build ran the lecture (``MLPR_DOCS_GALLERY`` may name a few only)."""
+    m = re.search(r"^\.\. rst-class:: sphx-glr-example-title\n\n.*?\n(.+)\n(=+)\n", source,
+                  flags=re.M | re.S)
+    if m is None:
+        raise ValueError(f"lectures/{name}: no sphinx-gallery title in the page")
+    mnist = full is None or full["mnist"]
+    note = ["", ".. admonition:: Mode of this page: quick", "   :class: lecture-mode", "",
+            "   The code below ran in **quick mode** (``--quick``) when this site was built: " + (
+                "a deterministic MNIST subsample, whose references are printed, not enforced "
+                "(the iris references are the same in both modes, and enforced). " if mnist else
+                "this lecture has no MNIST part, and runs the same in both modes. ")
+            + f"``make lecture L={name}`` runs it in full mode.", ""]
+    if not ran:
+        note[1:5] = [".. admonition:: Mode of this page: code only", "   :class: lecture-mode",
+                     "", "   This build of the site did not run this lecture "
+                     "(``MLPR_DOCS_GALLERY`` named others): its code only, with no output. "
+                     f"``make docs`` runs it in quick mode; ``make lecture L={name}`` in full "
+                     "mode."]
+    if full is not None:
+        c = full["counts"]
+        when = ", ".join(x for x in (full["date"], f"commit ``{full['commit']}``" if
+                                     full["commit"] else "", f"{full['seconds']:.0f} s" if
+                                     full["seconds"] is not None else "") if x)
+        note += [f"   The last **full run** ({when}): **{c['held']} references held, "
+                 f"{c['missed']} missed, {c['gap']} documented gaps**"
+                 + (f", {c['reported']} values reported" if c["reported"] else "")
+                 + f". Every check: :doc:`/results/{name}`.", ""]
+    else:
+        note += ["   This lecture has no committed full run yet.", ""]
+    return source[:m.end()] + "\n".join(note) + "\n" + source[m.end():]

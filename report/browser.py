@@ -2,9 +2,10 @@
 
 ``Chromium().load(path)`` opens a local page at a given window size and returns what a reader
 would meet: each image and whether it loaded, each link, the page's width against the window's,
-the console errors and failed loads, and a PNG screenshot. Used by ``tests/test_report.py`` and
-by ``make report-screenshot``. The browser is the system's (Debian's ``chromium-headless-shell``
-or ``chromium``, or ``$MLPR_CHROMIUM``): nothing is downloaded. ``--remote-debugging-pipe``
+the console errors and failed loads, the formulas MathJax typeset, and a PNG screenshot. Used by
+``tests/test_docs.py`` and ``tests/test_report.py``, and by ``make report-screenshot``. The
+browser is the system's (Debian's ``chromium-headless-shell`` or ``chromium``, or
+``$MLPR_CHROMIUM``): nothing is downloaded. ``--remote-debugging-pipe``
 speaks the protocol on file descriptors 3 (commands) and 4 (replies and events), one JSON
 message each, ended by a NUL byte, so that no port and no websocket library is involved.
 """
@@ -37,7 +38,12 @@ _INSPECT = """(() => ({
   innerWidth: window.innerWidth,
   title: document.title,
   textLength: document.body ? document.body.innerText.length : 0,
+  math: document.querySelectorAll('mjx-container').length,
 }))()"""
+
+#: for `Chromium.load`'s ``wait``: MathJax has typeset the page (resolves at once without MathJax)
+MATHJAX_DONE = ("(window.MathJax && MathJax.startup && MathJax.startup.promise) "
+                "? MathJax.startup.promise.then(() => true) : false")
 
 
 def find_chromium() -> str | None:
@@ -64,6 +70,8 @@ class Page:
     inner_width: int
     title: str
     text_length: int
+    math: int = 0  # the formulas MathJax typeset (its mjx-container elements)
+    waited: object = None  # the value of the ``wait`` expression
     errors: list[str] = field(default_factory=list)
     screenshot: bytes = b""
 
@@ -169,8 +177,11 @@ class Chromium:
             self._events.append(e)
 
     # -- pages ----------------------------------------------------------------------------------
-    def load(self, path, width: int = 1280, height: int = 800, full_page: bool = False) -> Page:
-        """Open a local HTML file in a new tab of ``width`` x ``height`` CSS pixels."""
+    def load(self, path, width: int = 1280, height: int = 800, full_page: bool = False,
+             wait: str | None = None) -> Page:
+        """Open a local HTML file in a new tab of ``width`` x ``height`` CSS pixels; ``wait``, a
+        JavaScript expression (a promise is awaited), runs once the page has loaded, before the
+        page is read (`MATHJAX_DONE`: MathJax has typeset the page)."""
         url = Path(path).resolve().as_uri()
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target,
@@ -184,6 +195,11 @@ class Chromium:
             self._events = [e for e in self._events if e.get("sessionId") != session]
             self.send("Page.navigate", {"url": url}, session=session)
             self._wait_event("Page.loadEventFired", session)
+            waited = None
+            if wait is not None:
+                waited = self.send("Runtime.evaluate", {"expression": wait, "awaitPromise": True,
+                                                        "returnByValue": True},
+                                   session=session)["result"].get("value")
             info = self.send("Runtime.evaluate", {"expression": _INSPECT, "returnByValue": True},
                              session=session)["result"]["value"]
             shot = {"format": "png"}
@@ -199,7 +215,8 @@ class Chromium:
                       if e.get("sessionId") == session and _is_error(e)]
             return Page(url=url, images=info["images"], links=info["links"], ids=info["ids"],
                         scroll_width=info["scrollWidth"], inner_width=info["innerWidth"],
-                        title=info["title"], text_length=info["textLength"], errors=errors,
+                        title=info["title"], text_length=info["textLength"],
+                        math=info["math"], waited=waited, errors=errors,
                         screenshot=png)
         finally:
             self.send("Target.closeTarget", {"targetId": target})

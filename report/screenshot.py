@@ -1,6 +1,7 @@
-"""A small PNG of a report page for the README: ``make report-screenshot``.
+"""A small PNG of a page of the site for the README: ``make report-screenshot``.
 
-``.venv/bin/python -m report.screenshot figures/index.html docs/report_index.png [--width 1280]``
+``.venv/bin/python -m report.screenshot docs/_build/html/results/index.html docs/report_index.png
+[--width 1280]``
 
 Renders the page in headless Chromium at ``--width`` x ``--height`` CSS pixels (the first
 screen), scales it to ``--scale`` and reduces it to a 64-colour palette, so that the committed
@@ -14,7 +15,7 @@ import io
 import sys
 from pathlib import Path
 
-from report.browser import Chromium
+from report.browser import MATHJAX_DONE, Chromium
 
 
 def screenshot(page: Path, out: Path, width: int = 1280, height: int = 760,
@@ -22,7 +23,7 @@ def screenshot(page: Path, out: Path, width: int = 1280, height: int = 760,
     from PIL import Image  # matplotlib's own dependency
 
     with Chromium() as browser:
-        shown = browser.load(page, width=width, height=height)
+        shown = browser.load(page, width=width, height=height, wait=MATHJAX_DONE)
     if shown.errors:
         raise RuntimeError(f"{page}: {'; '.join(shown.errors)}")
     img = Image.open(io.BytesIO(shown.screenshot)).convert("RGB")

@@ -1,5 +1,6 @@
-"""The lectures' report (``make report``), the parallel runner (``make lectures``), the figure
-formats for slides (``--format``), and the report's pages in a real headless Chromium.
+"""The parallel runner (``make lectures``), what a run records (its date, commit and machine),
+the figure formats for slides (``--format``), ``make report`` (the site with the runs of
+figures/: tests/test_docs.py tests its pages) and the headless Chromium the site's tests use.
 
 The report is built from the shared quick runs of two fast lectures (tests/conftest.py runs them
 with PDF and SVG too), beside one synthetic results.json that holds every kind of check status,
@@ -8,7 +9,6 @@ over stub lectures: they exercise the runner, not a lecture's content. Without a
 browser tests are skipped, except in CI (``CI=true``), where they fail.
 """
 
-import io
 import json
 import os
 import re
@@ -17,20 +17,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import unquote, urlparse
 
-import numpy as np
 import pytest
-from markupsafe import escape
 
 from report.browser import CANDIDATES, Chromium, find_chromium
-from report.build import STATUS, check_status
 
 REPO = Path(__file__).resolve().parents[1]
 # the report is built from their quick runs; the second writes PDF and SVG too (conftest.py)
 FAST = ["04_density_estimation", "02_iris_exploration"]
 LECTURES = sorted(p.parent.name for p in (REPO / "lectures").glob("[0-9][0-9]_*/run.py"))
-SYNTHETIC = "05_generative_models"  # not run: its results.json is made up below
 # the tests that read the two lectures' quick runs are marked lectures(*FAST): on the xdist
 # worker that runs them (tests/conftest.py); and slow: make test-quick leaves them out
 README = (REPO / "README.md").read_text()
@@ -103,43 +98,6 @@ def figures(lecture_run, tmp_path_factory):
         run = lecture_run(name)
         shutil.copytree(run, root / name)
         shutil.copy(run.parent / "logs" / f"{name}.log", root / "logs" / f"{name}.log")
-    return root
-
-
-def _synthetic_results() -> dict:
-    return {
-        "lecture": SYNTHETIC, "mode": "full", "mnist": "60,000 train, 10,000 test",
-        "seconds": 42.5, "date": "2025-01-02T03:04:05+00:00", "commit": "abc1234",
-        "machine": {"platform": "Linux-test", "machine": "x86_64", "cpus": 2,
-                    "python": "3.11.0", "numpy": "2.0"},
-        "checks": [
-            {"what": "held one", "measured": 4.0, "reference": 4.0, "source": "course lab 5",
-             "tol": 0, "abs_diff": 0.0, "ok": True, "status": "held"},
-            {"what": "missed one", "measured": 9.0, "reference": 4.0, "source": "course slides",
-             "tol": 0.1, "abs_diff": 5.0, "ok": False, "status": "missed"},
-            {"what": "gap one", "measured": [[1.0, 2.0], [3.0, 4.0]],
-             "reference": [[1.0, 2.0], [3.0, 5.0]], "source": "course slides", "tol": 0,
-             "abs_diff": 1.0, "ok": False, "status": "gap"},
-            {"what": "reported one", "measured": 0.123456789, "status": "reported"},
-            {"what": "claim one", "claim": True, "holds": True, "source": "invariant",
-             "ok": True, "status": "held"},
-        ],
-        "known_gaps": [{"what": "gap one", "why": "the slides used another split"}],
-        "failures": ["missed one"],
-        "tables": {"wide": {"title": "A table wider than the page",
-                            "header": ["model"] + [f"column number {i}" for i in range(30)],
-                            "rows": [["MVG"] + [0.1 * i for i in range(30)]]}},
-        "figures": [], "figure_titles": {},
-    }
-
-
-@pytest.fixture(scope="module")
-def report(figures):
-    root = figures
-    (root / SYNTHETIC).mkdir(exist_ok=True)
-    (root / SYNTHETIC / "results.json").write_text(json.dumps(_synthetic_results()))
-    proc = _run([sys.executable, "-m", "report.build", "--figures", str(root)])
-    assert proc.returncode == 0, proc.stderr
     return root
 
 
@@ -249,9 +207,10 @@ def test_typical_durations_name_every_lecture():
 
 
 def test_runner_and_report_default_to_figures():
-    for cmd in (["lectures/_run_all.py"], ["-m", "report.build"]):
-        proc = _run([sys.executable, *cmd, "--help"])
-        assert proc.returncode == 0 and "(default figures/)" in " ".join(proc.stdout.split())
+    proc = _run([sys.executable, "lectures/_run_all.py", "--help"])
+    assert proc.returncode == 0 and "(default figures/)" in " ".join(proc.stdout.split())
+    proc = _run(["make", "-n", "report"])
+    assert f"MLPR_DOCS_RESULTS={REPO / 'figures'}" in proc.stdout
     assert 'logs = args.figures / "logs"' in (REPO / "lectures" / "_run_all.py").read_text()
 
 
@@ -265,10 +224,9 @@ def test_make_passes_jobs_format_and_args():
     proc = _run(["make", "-n", "lectures", "JOBS=2", "FORMAT=pdf,png", "ARGS=--quick"])
     assert "lectures/_run_all.py --jobs 2 --format pdf,png -- --quick" in " ".join(
         proc.stdout.replace("\\\n", " ").split()), proc.stdout
-    proc = _run(["make", "-n", "report"])
-    assert "-m report.build" in proc.stdout
     proc = _run(["make", "-n", "report-screenshot"])
-    assert "-m report.screenshot figures/index.html docs/report_index.png" in proc.stdout
+    assert ("-m report.screenshot docs/_build/html/results/index.html docs/report_index.png"
+            in proc.stdout)
 
 
 # -- results.json: provenance and the other formats ---------------------------------------------
@@ -325,184 +283,17 @@ def test_format_default_png_and_png_always(tmp_path, argv, written):
     assert lec.results.get("figure_other_formats", {}).get("f.png", []) == others
 
 
-# -- the report's content -------------------------------------------------------------------------
-@pytest.mark.lectures(*FAST)
-@pytest.mark.slow
-def test_check_status_is_the_one_the_lecture_wrote(figures):
-    """The report shows the status each check of a results.json carries, which the lecture
-    decided when it ran: in the fast lectures' quick runs, every check within its tolerance of
-    its reference is "held", every value without a reference "reported"; a check without a
-    status (a results.json of an older lecture) is an error that says to run the lecture
-    again."""
-    for name in FAST:
-        r = json.loads((figures / name / "results.json").read_text())
-        assert r["checks"]
-        for c in r["checks"]:
-            if "reference" in c and not c.get("claim") and c["abs_diff"] <= (c.get("tol") or 0):
-                assert check_status(c, r) == "held", c
-            elif "reference" not in c and not c.get("claim"):
-                assert check_status(c, r) == "reported", c
-    r = _synthetic_results()
-    assert [check_status(c, r) for c in r["checks"]] == ["held", "missed", "gap", "reported",
-                                                          "held"]
-    old = {k: v for k, v in r["checks"][0].items() if k != "status"}
-    with pytest.raises(ValueError, match=r"'held one' of 05_generative_models's results.json "
-                                         r"has no status: .*make lecture L=05_generative_models"):
-        check_status(old, r)
-
-
-@pytest.mark.lectures(*FAST)
-@pytest.mark.slow
-def test_index_has_a_row_per_lecture_and_links_the_pages(report):
-    index = (report / "index.html").read_text()
-    for name in LECTURES:
-        number = name.split("_")[0]
-        assert f'id="lecture-{number}"' in index
-        if name in FAST + [SYNTHETIC]:
-            assert f'href="{name}/index.html"' in index
-            assert (report / name / "index.html").exists()
-        else:
-            assert f"not run yet: <code>make lecture L={name}</code>" in index
-    row = index.split(f'id="lecture-{SYNTHETIC[:2]}"')[1].split("</tr>")[0]
-    for text in ("2 held", "1 missed", "1 gaps", "full", "60,000 train, 10,000 test",
-                 "42.5 s", "2025-01-02 03:04", "abc1234", "x86_64, 2 CPUs, Python 3.11.0",
-                 "failed"):
-        assert text in row, text
-    row = index.split(f'id="lecture-{FAST[1][:2]}"')[1].split("</tr>")[0]
-    assert "quick" in row and ">ok<" in row
-
-
-@pytest.mark.lectures(*FAST)
-@pytest.mark.slow
-def test_the_report_says_when_each_lecture_last_ran_and_whether_its_inputs_changed(report,
-                                                                                   tmp_path):
-    """The index's column and each page say when the lecture last ran, and whether its inputs
-    (lectures/_inputs.py) changed since: the report's quick runs, made outside make lectures,
-    recorded none; a recorded run is current, then changed when one input's hash differs."""
-    import _inputs
-
-    from report.build import freshness
-
-    index = (report / "index.html").read_text()
-    assert "<th>last ran</th>" in index
-    name = FAST[1]
-    date = json.loads((report / name / "results.json").read_text())["date"]
-    row = index.split(f'id="lecture-{name[:2]}"')[1].split("</tr>")[0]
-    assert date.replace("T", " ")[:16] in row and "inputs not recorded" in row
-    page = (report / name / "index.html").read_text()
-    assert f"<dt>last ran</dt><dd>{date}</dd>" in page
-    out = tmp_path / name
-    shutil.copytree(report / name, out)
-    sources = _inputs.Sources(REPO)
-    inputs = sources.inputs(name)
-    _inputs.record(out, name, ["--quick", "--format", "png,pdf,svg"], inputs)
-    assert freshness(name, out, sources) == {"state": "current", "why": ""}
-    key = f"lectures/{name}/run.py"
-    _inputs.record(out, name, ["--quick", "--format", "png,pdf,svg"],
-                   dict(inputs, **{key: "0" * 64}))
-    assert freshness(name, out, sources) == {"state": "changed", "why": f"changed: {key}"}
-
-
-@pytest.mark.lectures(*FAST)
-@pytest.mark.slow
-def test_lecture_page_shows_checks_tables_figures_gaps_and_readme(report):
-    page = (report / SYNTHETIC / "index.html").read_text()
-    for status in ("held", "missed", "gap", "reported"):
-        assert f'<span class="status {status}">{STATUS[status]}</span>' in page
-    assert '<tr class="st-missed">' in page
-    assert "[1, 2]\n[3, 4]" in page  # a matrix, one row a line
-    assert "the slides used another split" in page and "course slides" in page
-    assert "A table wider than the page" in page and "column number 29" in page
-    readme = (REPO / "lectures" / SYNTHETIC / "README.md").read_text().splitlines()
-    assert readme[0][2:] in page  # the README's title is the page's
-    assert "<h2>" in page.split('id="readme"')[1] and "<table>" not in page.split(
-        'id="readme"')[1].replace('<div class="scroll"><table>', "")  # tables in scroll boxes
-    # the references of references.json that the run did not check are listed
-    assert "references of <code>references.json</code> not checked in this run" in page
-
-    page = (report / FAST[1] / "index.html").read_text()
-    r = json.loads((report / FAST[1] / "results.json").read_text())
-    for fig in r["figures"]:
-        assert f'<img src="{fig}"' in page
-        for title in r["figure_titles"][fig]:
-            assert str(escape(title)) in page
-        for other in r["figure_other_formats"][fig]:
-            assert f'<a href="{other}">{other.rsplit(".", 1)[1].upper()}</a>' in page
-    for c in r["checks"]:
-        assert str(escape(c["what"])) in page
-    for t in r["tables"].values():
-        assert t["title"] in page
-    assert f'<a href="../logs/{FAST[1]}.log">' in page
-
-
 # -- in the browser ----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def browser():
     if find_chromium() is None:
-        msg = (f"no Chromium to render the report in (looked for $MLPR_CHROMIUM and "
+        msg = (f"no Chromium to open pages in (looked for $MLPR_CHROMIUM and "
                f"{', '.join(CANDIDATES)}); apt-get install chromium-headless-shell")
         if os.environ.get("CI") == "true":
             pytest.fail(msg + " (CI must run the browser tests: .ci/run installs it)")
         pytest.skip(msg)
     with Chromium() as b:
         yield b
-
-
-def _ids(path: Path) -> set[str]:
-    return set(re.findall(r'\bid="([^"]+)"', path.read_text(errors="replace")))
-
-
-def _not_blank(png: bytes) -> bool:
-    from PIL import Image
-
-    img = np.asarray(Image.open(io.BytesIO(png)).convert("L"), dtype=float)
-    return img.std() > 10 and (img < 200).mean() > 0.01
-
-
-@pytest.mark.parametrize("page", ["index.html", f"{FAST[0]}/index.html",
-                                  f"{FAST[1]}/index.html", f"{SYNTHETIC}/index.html"])
-@pytest.mark.lectures(*FAST)
-@pytest.mark.slow
-def test_page_in_chromium(report, browser, page):
-    """Every image loads, every internal link resolves, no console error, not blank, and no
-    horizontal scroll on a 1280-pixel laptop or a 1920-pixel projector."""
-    for width in (1280, 1920):
-        shown = browser.load(report / page, width=width, height=900)
-        assert shown.errors == [], shown.errors
-        assert shown.text_length > 200 and shown.title
-        for img in shown.images:
-            assert img["complete"] and img["width"] > 0, img
-        assert shown.scroll_width <= shown.inner_width == width, (
-            f"{page} scrolls sideways at {width} px ({shown.scroll_width} px wide)")
-        assert _not_blank(shown.screenshot)
-    if page != "index.html":
-        results = json.loads((report / page).with_name("results.json").read_text())
-        assert len(shown.images) == len(results["figures"])
-    internal = 0
-    for href in shown.links:
-        url = urlparse(href)
-        if url.scheme in ("http", "https", "mailto"):
-            continue
-        assert url.scheme == "file", href
-        target = Path(unquote(url.path))
-        assert target.exists(), f"{page}: broken link {href}"
-        if url.fragment:
-            assert url.fragment in _ids(target), f"{page}: no #{url.fragment} in {target}"
-        internal += 1
-    assert internal > 0
-
-
-@pytest.mark.lectures(*FAST)
-@pytest.mark.slow
-def test_pages_are_static_and_offline(report):
-    pages = [report / "index.html"] + [report / n / "index.html" for n in FAST + [SYNTHETIC]]
-    for page in pages:
-        text = page.read_text()
-        assert "<script" not in text.lower()
-        # every resource (stylesheet, image) is a local file
-        for url in re.findall(r'<(?:link|img)\b[^>]*\b(?:href|src)="([^"]+)"', text):
-            assert not re.match(r"^[a-z]+:", url), (page, url)
-            assert (page.parent / url).exists(), (page, url)
 
 
 def test_chromium_starts(browser, tmp_path):
@@ -520,7 +311,7 @@ def test_browser_tests_skip_without_chromium_and_fail_in_ci():
     skipped = subprocess.run(args, capture_output=True, text=True, env=env, cwd=REPO,
                              timeout=300)
     assert skipped.returncode == 0 and "1 skipped" in skipped.stdout, skipped.stdout
-    assert "no Chromium to render the report in" in skipped.stdout
+    assert "no Chromium to open pages in" in skipped.stdout
     failed = subprocess.run(args, capture_output=True, text=True, env=dict(env, CI="true"),
                             cwd=REPO, timeout=300)
     assert failed.returncode == 1 and "CI must run the browser tests" in failed.stdout
