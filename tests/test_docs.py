@@ -544,3 +544,72 @@ def test_a_page_in_chromium(site, browser, page, math, images):
         if url.scheme == "file":
             target = Path(unquote(url.path))
             assert target.exists(), f"{page}: broken link {href}"
+
+
+# -- the reference's own pages: the model protocol and the solver= switch ------------------------
+def _public():
+    """(module name, name, object) of every public name of the chapter modules."""
+    for name in CHAPTERS:
+        module = importlib.import_module(f"mlpr.{name}")
+        for member in module.__all__:
+            yield name, member, getattr(module, member)
+
+
+def test_the_model_protocol_page_names_every_model_and_what_trains_it(site):
+    """Every public class with ``scores`` has a row of docs/model_protocol.md, the functions
+    the row says train it return it (their annotations), and the methods it lists exist."""
+    import inspect
+
+    text = (REPO / "docs" / "model_protocol.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `mlpr\.(\w+\.\w+)` \|.*$", text,
+                                                        flags=re.M)}
+    models = {f"{mod}.{n}": obj for mod, n, obj in _public()
+              if inspect.isclass(obj) and hasattr(obj, "scores")}
+    assert len(models) >= 15 and sorted(rows) == sorted(models), set(rows) ^ set(models)
+    for key, row in rows.items():
+        mod, cls = key.split(".")
+        cells = row.split(" | ")
+        for trainer in re.findall(r"`(\w+)`", cells[1]):
+            fn = getattr(importlib.import_module(f"mlpr.{mod}"), trainer)
+            assert inspect.signature(fn).return_annotation in (cls, models[key]), (key, trainer)
+        for method in re.findall(r"`(\w+)\(", cells[3]):
+            assert callable(getattr(models[key], method, None)), (key, method)
+    assert (site / "model_protocol.html").is_file()
+
+
+def test_the_solver_page_names_every_function_with_a_solver_switch(site):
+    """Every public function or method with a ``solver`` parameter is on docs/solvers.md, every
+    model that records the solver that ran (a ``solver`` field) is named where it records it,
+    and every module the table names exists."""
+    import dataclasses
+    import inspect
+
+    text = (REPO / "docs" / "solvers.md").read_text(encoding="utf-8")
+    table = "\n".join(line.split(" | ")[0] for line in text.splitlines()
+                      if line.startswith("| `mlpr."))
+    named = set(re.findall(r"`(?:mlpr\.\w+\.)?(\w+(?:\.\w+)?)`", table))
+    with_solver, records = set(), set()
+    for _, member, obj in _public():
+        targets = [(member, obj)]
+        if dataclasses.is_dataclass(obj) and "solver" in {f.name for f in
+                                                          dataclasses.fields(obj)}:
+            records.add(member)  # its solver is a record of the one that ran, not a switch
+            targets = []
+        if inspect.isclass(obj):
+            targets += [(f"{member}.{k}", v) for k, v in vars(obj).items()
+                        if callable(v) and not k.startswith("_")]
+        for label, fn in targets:
+            try:
+                if "solver" in inspect.signature(fn).parameters:
+                    with_solver.add(label)
+            except (TypeError, ValueError):
+                continue
+    assert len(with_solver) >= 15
+    missing = {f for f in with_solver
+               if f not in named and f.split(".")[0] not in named}  # PCA: the class itself
+    assert not missing, f"docs/solvers.md does not list {sorted(missing)}"
+    assert len(records) >= 4
+    assert not [r for r in records if f"`{r}.solver`" not in text], records
+    for module_name in re.findall(r"`mlpr\.(\w+)\.", table):
+        assert module_name in CHAPTERS
+    assert (site / "solvers.html").is_file()
