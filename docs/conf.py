@@ -32,6 +32,7 @@ import mlpr  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import lecture_gallery  # noqa: E402
 import lecture_results  # noqa: E402
+import notes_citations  # noqa: E402
 
 project = "mlpr"
 author = "mlpr's authors"
@@ -81,6 +82,16 @@ if GALLERY:
 GALLERY_PAGES = {p.stem for p in lecture_gallery.STAGE.glob("*.py")} if GALLERY else set()
 GALLERY_LECTURES = {n for n in GALLERY_PAGES if _GALLERY == "1" or re.search(_GALLERY, n + ".py")}
 lecture_results.write(os.environ.get("MLPR_DOCS_RESULTS") or None, gallery=GALLERY_PAGES)
+
+# The notes page (api/notes.rst, git-ignored): every section and equation the public names cite,
+# with the names citing each; every API entry ends with its links to it (`cite_the_notes`)
+CHAPTER_MODULES = sorted(f"mlpr.{p.stem}" for p in (REPO / "mlpr").glob("*.py")
+                         if not p.stem.startswith("_"))
+CITATIONS = notes_citations.public_citations(CHAPTER_MODULES)
+_notes = Path(__file__).resolve().parent / "api" / "notes.rst"
+_text = notes_citations.notes_page(CITATIONS)
+if not _notes.exists() or _notes.read_text(encoding="utf-8") != _text:
+    _notes.write_text(_text, encoding="utf-8")
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
@@ -210,8 +221,16 @@ def _class_role(cls: str):
     return role
 
 
+def cite_the_notes(app, what, name, obj, options, lines) -> None:
+    """A public name's API entry ends with what it cites of the notes, linked to the notes
+    page (after numpydoc has turned the docstring into reST: a higher priority number)."""
+    if name in CITATIONS:
+        lines.extend(notes_citations.entry_lines(CITATIONS[name]))
+
+
 def setup(app):
     app.connect("source-read", state_the_mode)
+    app.connect("autodoc-process-docstring", cite_the_notes, priority=600)
     for role in lecture_results.ROLES:
         app.add_role(role, _class_role(role))
     app.add_directive("with-gallery", WithGallery)

@@ -613,3 +613,88 @@ def test_the_solver_page_names_every_function_with_a_solver_switch(site):
     for module_name in re.findall(r"`mlpr\.(\w+)\.", table):
         assert module_name in CHAPTERS
     assert (site / "solvers.html").is_file()
+
+
+# -- the entries' links to the notes --------------------------------------------------------------
+def _notes_citations():
+    sys.path.insert(0, str(REPO / "docs"))
+    import notes_citations
+
+    return notes_citations
+
+
+def test_what_a_docstring_cites_is_read_with_its_document():
+    """Read by hand from the docstrings: logpdf_GAU_ND cites eqs. (40)-(41) and section 4.4 of
+    the main notes; one versus the rest note 003's section 6.2.2 and the main notes' 8.5 ("section
+    8.5 of the MLPR notes": the document named after the number); Fisher's criterion eq. 6.5 of
+    note 003 ("the short notes 003 (eq. 6.5)") and the main notes' eqs. (4)-(6)."""
+    nc = _notes_citations()
+    from mlpr.dimred import fisher_criterion
+    from mlpr.gaussian import logpdf_GAU_ND
+    from mlpr.multiclass import OneVsRest
+
+    def of(obj):
+        import inspect
+
+        return {(c.document, c.kind, c.number) for c in nc.cited(inspect.getdoc(obj))}
+
+    assert {("002", "eq", "41"), ("002", "eq", "40"), ("002", "section", "4.4")} <= of(
+        logpdf_GAU_ND)
+    assert {("003", "section", "6.2.2"), ("002", "section", "8.5")} <= of(OneVsRest)
+    assert {("003", "eq", "6.5"), ("002", "eq", "4"), ("002", "eq", "6")} <= of(fisher_criterion)
+    assert {(c.document, c.number) for c in nc.cited("eqs. (100)-(102) and eq. (104)/(105)")} \
+        == {("002", n) for n in ("100", "101", "102", "104", "105")}
+    assert nc.cited("Notes 003, section 6.2.1: the distance") == [nc.Citation("003", "section",
+                                                                             "6.2.1")]
+
+
+def test_every_section_and_equation_cited_is_one_of_the_notes():
+    """A docstring cites by number what the notes number: every section and equation a public
+    name cites exists in its document (docs/notes_sections.json, read from the notes: the main
+    notes' equations (1)-(203) all found), so that a mistyped number fails here."""
+    nc = _notes_citations()
+    assert set(nc.SECTIONS["002"]["equations"]) == {str(k) for k in range(1, 204)}
+    assert nc.SECTIONS["002"]["sections"]["4.4"] == "Gaussian distribution"
+    citing = nc.public_citations([f"mlpr.{name}" for name in CHAPTERS])
+    assert len(citing) >= 120, len(citing)
+    wrong = []
+    for name, citations in citing.items():
+        for c in citations:
+            numbered = nc.SECTIONS.get(c.document, {}).get(
+                "sections" if c.kind == "section" else "equations")
+            if numbered and c.number not in numbered:
+                wrong.append(f"{name}: {c.label} of {nc.DOCUMENTS[c.document]}")
+    assert not wrong, wrong
+
+
+def test_notes_map_reads_numbered_headings_and_equations(tmp_path):
+    sys.path.insert(0, str(REPO / "docs"))
+    import notes_map
+
+    (tmp_path / "n.txt").write_text("# Title\n## 4 Density\n## 4.4 Gaussian distribution\n"
+                                    "$$ x = y $$\n(41)\n$$ a \\tag{42} $$\nsome text $z$  (43)\n"
+                                    "### 4.5.1 Frequentist approach\n(44)\n", encoding="utf-8")
+    got = notes_map.read(tmp_path / "n.txt")
+    assert got["sections"] == {"4": "Density", "4.4": "Gaussian distribution",
+                               "4.5.1": "Frequentist approach"}
+    assert got["equations"] == {"41": "4.4", "42": "4.4", "43": "4.4", "44": "4.5.1"}
+
+
+def test_each_entry_links_what_it_cites_to_the_notes_page(site):
+    """Every public name that cites the notes has its links to the notes page, and every link
+    lands on an anchor of that page, which lists the name back."""
+    nc = _notes_citations()
+    notes = _page(site / "api" / "notes.html")
+    notes_text = (site / "api" / "notes.html").read_text(encoding="utf-8")
+    citing = nc.public_citations([f"mlpr.{name}" for name in CHAPTERS])
+    slices = {}  # an entry's HTML: from its <dt id=...> to the next entry's
+    for module in CHAPTERS:
+        text = (site / "api" / f"{module}.html").read_text(encoding="utf-8")
+        marks = list(re.finditer(r'<dt [^>]*\bid="(mlpr\.[^"]+)"', text))
+        for m, nxt in zip(marks, marks[1:] + [None]):
+            slices[m.group(1)] = text[m.end():nxt.start() if nxt else len(text)]
+    for full, citations in citing.items():
+        links = set(re.findall(r'href="notes\.html#([^"]+)"', slices[full]))
+        assert links == {c.anchor for c in citations}, full
+        assert links <= notes.ids, (full, links - notes.ids)
+        assert f"#{full}" in notes_text, f"api/notes.html does not list {full}"
