@@ -16,6 +16,7 @@ run reproduced (`with_mode_note`).
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 from pathlib import Path
@@ -66,9 +67,17 @@ def _gallery_source(text: str, name: str) -> str:
 
 def stage() -> Path:
     """Write docs/_lectures/ from lectures/*/run.py (only the files whose content changed, so
-    that sphinx-gallery reruns only the lectures whose script changed)."""
+    that sphinx-gallery reruns only the lectures whose script changed). sphinx-gallery keys its
+    cache on the script alone: when this file changes (the notebooks' first cell, the staging),
+    the cache of its earlier pages (``docs/lectures/*.md5``) is dropped, and every lecture reruns."""
     STAGE.mkdir(exist_ok=True)
-    wanted = {"GALLERY_HEADER.rst": HEADER}
+    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    record = STAGE / ".digest"
+    if not record.exists() or record.read_text() != digest:
+        for md5 in (DOCS / "lectures").glob("*.md5"):
+            md5.unlink()
+        record.write_text(digest)
+    wanted = {"GALLERY_HEADER.rst": HEADER, ".digest": digest}
     for script in lectures():
         name = script.parent.name
         wanted[f"{name}.py"] = _gallery_source(script.read_text(encoding="utf-8"), name)
