@@ -254,17 +254,19 @@ class Lecture:
 
         Returns ``DTR, LTR, DTE, LTE`` ((784, N) float64 images, int labels). The quick subsample
         keeps ``n_train`` training images (``default_rng(0)``) and ``n_test`` test images
-        (``default_rng(1)``), in their original order. ``self.mnist_sizes`` then says what was
-        used, e.g. "60,000 train, 10,000 test" or "quick subsample: 6,000 train, 1,000 test", for
-        headings and figure titles.
+        (``default_rng(1)``), in their original order: `mlpr.datasets.subsample`'s subsets, drawn
+        by ``mlpr.datasets.load_mnist(split, n, rng)`` before the pixels become floats.
+        ``self.mnist_sizes`` then says what was used, e.g. "60,000 train, 10,000 test" or "quick
+        subsample: 6,000 train, 1,000 test", for headings and figure titles.
         """
-        from mlpr.datasets import load_mnist, subsample
+        from mlpr.datasets import load_mnist
 
-        DTR, LTR = load_mnist("train")
-        DTE, LTE = load_mnist("test")
         if self.quick:
-            DTR, LTR = subsample(DTR, LTR, n_train, np.random.default_rng(0))
-            DTE, LTE = subsample(DTE, LTE, n_test, np.random.default_rng(1))
+            DTR, LTR = load_mnist("train", n_train, np.random.default_rng(0))
+            DTE, LTE = load_mnist("test", n_test, np.random.default_rng(1))
+        else:
+            DTR, LTR = load_mnist("train")
+            DTE, LTE = load_mnist("test")
         sizes = f"{DTR.shape[1]:,} train, {DTE.shape[1]:,} test"
         self.mnist_sizes = f"quick subsample: {sizes}" if self.quick else sizes
         self.results["mnist"] = self.mnist_sizes

@@ -285,6 +285,28 @@ def test_subsample():
         ds.subsample(D, L, 10, 0)
 
 
+def test_load_mnist_subsample_is_subsample_of_the_split(mnist_test):
+    """``load_mnist(split, n, rng)`` (the lectures' quick mode) is `subsample` of the whole split,
+    bit for bit and in the same memory layout (the column-contiguous transpose), and leaves the
+    generator where `subsample` leaves it."""
+    D, L = mnist_test
+    r1, r2 = np.random.default_rng(1), np.random.default_rng(1)
+    DS, LS = ds.load_mnist("test", 1000, r1)
+    DR, LR = ds.subsample(D, L, 1000, r2)
+    np.testing.assert_array_equal(DS, DR)
+    np.testing.assert_array_equal(LS, LR)
+    assert DS.dtype == np.float64 and LS.dtype == np.int64 and DS.flags.f_contiguous
+    assert r1.random() == r2.random()
+    with pytest.raises(TypeError, match="n and rng go together"):
+        ds.load_mnist("test", 1000)
+    with pytest.raises(TypeError, match="n and rng go together"):
+        ds.load_mnist("test", rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="n must be <= 10000"):
+        ds.load_mnist("test", 10001, np.random.default_rng(0))
+    with pytest.raises(TypeError, match="numpy.random.Generator"):
+        ds.load_mnist("test", 10, 0)
+
+
 # ------------------------------------------------------------------------------------------------
 # cache
 
