@@ -54,6 +54,29 @@ def grade_task(path: Path, task: str, run=None) -> grading.TaskResult:
     return result
 
 
+@pytest.fixture(scope="module")
+def course_with(tmp_path_factory):
+    """``course_with(*code)``: the functions of the course-style solution with `LOGREG_LLR` and
+    ``code`` appended, loaded once per test module. The tests of each mistake on the fixed cases
+    and on the seeded cases grade the same files (loading one costs more than grading a task:
+    discovery reads the whole course file); they share this fixture, hence one worker."""
+    folder = tmp_path_factory.mktemp("course-with")
+    loaded: dict = {}
+
+    def functions(*code: str) -> dict:
+        if code not in loaded:
+            path = submission(folder, LOGREG_LLR, *code, name=f"labs{len(loaded)}.py")
+            loaded[code] = grading.load_submission(path).functions
+        return loaded[code]
+
+    return functions
+
+
+def grade_loaded(functions: dict, task: str, run=None) -> grading.TaskResult:
+    (result,) = grading.grade_functions(functions, [task], run=run)
+    return result
+
+
 def run_kit(*args, timeout=300):
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     return subprocess.run([sys.executable, "-m", "mlpr.grading", *map(str, args)],
@@ -83,9 +106,8 @@ def test_the_catalogue_is_the_course_records():
     assert functions <= defined, functions - defined
 
 
-def test_course_style_solution_passes_every_task(tmp_path):
-    sub = grading.load_submission(submission(tmp_path, LOGREG_LLR))
-    results = grading.grade_functions(sub.functions)
+def test_course_style_solution_passes_every_task(course_with):
+    results = grading.grade_functions(course_with())
     assert {r.name for r in results} == set(grading.tasks())
     failed = [(r.name, r.message, r.hint) for r in results if r.status != "passed"]
     assert not failed, failed
@@ -301,9 +323,9 @@ for _variant in ("calibration", "fusion"):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mistake", list(MISTAKES))
-def test_each_known_mistake_fails_with_its_hint(tmp_path, mistake):
+def test_each_known_mistake_fails_with_its_hint(course_with, mistake):
     task, code, hint = MISTAKES[mistake]
-    result = grade_task(submission(tmp_path, LOGREG_LLR, code), task)
+    result = grade_loaded(course_with(code), task)
     assert result.status == "failed", (mistake, result)
     assert result.hint and hint in result.hint, (mistake, result.message, result.hint)
 
@@ -355,9 +377,9 @@ HARMLESS = {
 
 
 @pytest.mark.parametrize("case", list(HARMLESS))
-def test_harmless_differences_are_not_flagged(tmp_path, case):
+def test_harmless_differences_are_not_flagged(course_with, case):
     task, code = HARMLESS[case]
-    result = grade_task(submission(tmp_path, code), task)
+    result = grade_loaded(course_with(code), task)
     assert result.status == "passed", (case, result)
 
 
@@ -793,21 +815,18 @@ def test_every_lecture_reference_file_is_data():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [11, 12])
-def test_seeded_cases_pass_the_course_and_catch_every_known_mistake(tmp_path, seed):
+def test_seeded_cases_pass_the_course_and_catch_every_known_mistake(course_with, seed):
     run = grading.Run(seed)  # the cases of this run only: the fixed cases are untouched
-    sub = grading.load_submission(submission(tmp_path, LOGREG_LLR))
-    results = grading.grade_functions(sub.functions, run=run)
+    results = grading.grade_functions(course_with(), run=run)
     failed = [(r.name, r.message) for r in results if r.status != "passed"]
     assert not failed, failed
     missed = []
     for mistake, (task, code, hint) in MISTAKES.items():
-        r = grade_task(submission(tmp_path, LOGREG_LLR, code, name=f"m{len(missed)}.py"),
-                       task, run)
+        r = grade_loaded(course_with(code), task, run)
         if r.status != "failed" or not r.hint or hint not in r.hint:
             missed.append((mistake, r.status, r.hint))
     for case, (task, code) in HARMLESS.items():
-        r = grade_task(submission(tmp_path, LOGREG_LLR, code, name="harmless.py"), task,
-                       run)
+        r = grade_loaded(course_with(code), task, run)
         if r.status != "passed":
             missed.append((case, r.message))
     assert not missed, missed
