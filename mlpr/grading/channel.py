@@ -357,6 +357,15 @@ class Child:
         self.printed, self.opened, self.callbacks = [], [], []
         self.frames, self.dropped = 0, {"printed": 0, "opened": 0}
 
+    def define(self, base: str, name: str, source: str, line: int) -> RemoteFunction:
+        """A candidate repair of the submission's function ``base`` (`mlpr.grading.repair`):
+        ``source`` compiled in the child, beside the original, as the function ``name``; a
+        candidate that does not compile raises `StudentRaised`."""
+        self._send({"op": "define", "base": base, "name": name, "source": source,
+                    "line": line})
+        self._answer()
+        return RemoteFunction(self, name, name, self.functions.get(base, []))
+
     def call(self, target, args: tuple, kwargs: dict):
         callbacks = self.callbacks
         blobs: list = []
@@ -367,6 +376,13 @@ class Child:
         except (TypeError, ValueError) as exc:  # the grader's own inputs: a bug of the kit
             raise KitError(f"the kit cannot send its inputs: {exc}") from None
         self._send(header, blobs)
+        return self._answer()
+
+    def _answer(self):
+        """The child's answer to the last request: its value, a `StudentRaised`, or (a frame
+        the harness never sends) `ChildGone`; the grader's functions it calls meanwhile are
+        answered."""
+        callbacks = self.callbacks
         while True:
             header, blobs = self.receive()
             self.frames += 1

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from mlpr.datasets import data_dir
-from mlpr.grading import leftovers, mutants, sandbox
+from mlpr.grading import leftovers, mutants, repair, sandbox
 from mlpr.grading import plan as planning
 from mlpr.grading.calls import (
     Adapted,
@@ -574,6 +574,8 @@ def _grade_staged(path: Path, default: dict, kind: str, mapping: dict, labs, slo
             results.append(_grade_task(process, task, given, present, hello,
                                        min(timeout, max(ends - time.perf_counter(), 1.0)),
                                        fail_on_print, options.get("adaptations")))
+        results = repair.attempt_all(process, path, chosen, results, given, hello,  # after all
+                                     options.get("adaptations") or {}, ends, _call)
         process.kill()
         notes += process.notes
     finally:
@@ -647,10 +649,9 @@ def _grade_task(process: _Process, task: Task, given: dict, present: set, hello:
     if failed is not None:
         return failed
     process.child.begin(timeout)
-    t1 = time.perf_counter()
+    t1, spec = time.perf_counter(), adaptations.get(f, {})
     try:
         fn = process.child.function(given[f])
-        spec = adaptations.get(f, {})
         result = run_task(task, Adapted(fn, task, spec.get("rename"), spec.get("drop", ()),
                                         spec.get("extra")))
     except ChildGone as exc:
