@@ -13,11 +13,11 @@ task is a **verified repair**: the hint names the file, the line and the edit (a
 `MAX_REPAIRS` of them). When no single edit passes, pairs of the edits that fixed the first
 case are tried (`MAX_PAIRS`). Nothing is said on the text of an exception alone.
 
-Bounds: `MAX_CANDIDATES` candidates and `REPAIR_SECONDS` per task, `SUBMISSION_SECONDS` per
-submission, each candidate's cases within `CANDIDATE_SECONDS` (a candidate that loops ends that
-search, and the submission's process is started again for the next); the searches run after
-every task is graded (`attempt_all`), so they never take a task's time; a passing task costs
-nothing.
+Bounds: `MAX_CANDIDATES` candidates and `REPAIR_SECONDS` per task; per submission, as long as
+its grading took (at least `SUBMISSION_FLOOR`, at most `SUBMISSION_SECONDS`); each candidate's
+cases within `CANDIDATE_SECONDS` (a candidate that loops ends that search, and the submission's
+process is started again for the next). The searches run after every task is graded
+(`attempt_all`), so they never take a task's time; a passing task costs nothing.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ REPAIR_SECONDS = 20.0
 #: Seconds of search per submission at most: the searches run once every task is graded, so
 #: that they never take a task's time (``MLPR_GRADE_REPAIR_SECONDS``: another budget, 0 none)
 SUBMISSION_SECONDS = float(os.environ.get("MLPR_GRADE_REPAIR_SECONDS", "60"))
+#: ... and at most as long as grading the submission took, but never less than this: a class's
+#: grading takes at most twice as long with the searches as without
+SUBMISSION_FLOOR = 3.0
 #: Seconds one candidate may take on all the task's cases
 CANDIDATE_SECONDS = 5.0
 #: Verified repairs said at most
@@ -267,6 +270,9 @@ def _tuples(node, names):
 
 
 def _constants(node, names):
+    if isinstance(node, ast.Constant) and node.value is None:  # a bound left open
+        for other in names[:12]:
+            yield ast.Name(other, ast.Load()), "a bound for None"
     if isinstance(node, ast.Constant) and type(node.value) is int and 0 <= node.value <= 10:
         for v in (node.value - 1, node.value + 1):
             if v >= 0:
@@ -508,6 +514,8 @@ def attempt_all(process, source: Path, tasks: list, results: list, given: dict, 
     ``time.perf_counter`` time); one search per function (its first failed task). ``call(fn,
     case)`` is the runner's call of a function on a case."""
     t0 = time.perf_counter()
+    allowance = min(SUBMISSION_SECONDS, max(SUBMISSION_FLOOR, sum(r.seconds or 0.0
+                                                                  for r in results)))
     out, searched = list(results), set()
     failed = {given.get(t.function_name) for t, r in zip(tasks, results) if r.status == "failed"}
     uses = hello.get("uses", {})
@@ -517,7 +525,7 @@ def attempt_all(process, source: Path, tasks: list, results: list, given: dict, 
             continue
         if set(uses.get(ident, [])) & (failed - {ident}):
             continue  # it calls a failed function of the student's: that one is the cause
-        left = min(SUBMISSION_SECONDS - (time.perf_counter() - t0), ends - time.perf_counter())
+        left = min(allowance - (time.perf_counter() - t0), ends - time.perf_counter())
         if left <= 1.0:
             break
         searched.add(ident)
