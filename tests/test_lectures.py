@@ -264,6 +264,30 @@ def test_lecture_cli_rejects_unknown_option():
     assert proc.returncode == 2 and "unrecognized arguments" in proc.stderr
 
 
+def test_no_figures_builds_each_figure_and_writes_none(tmp_path):
+    """--no-figures: a figure passed to lec.figure is closed unrendered, listed under
+    figures_not_written; the checks are recorded as without it."""
+    import matplotlib.pyplot as plt
+
+    for flag, out in (["--no-figures"], tmp_path / "none"), ([], tmp_path / "png"):
+        lec = Lecture("99_selftest", "self test", ["--quick", "--out", str(out), *flag])
+        fig = plt.figure()
+        fig.add_subplot().plot([0.0, 1.0], [0.0, 1.0])
+        drawn = []
+        fig.canvas.mpl_connect("draw_event", drawn.append)
+        lec.figure(fig, "stub.png")
+        lec.check("one", 1.0, 1.0, tol=0, source="invariant")
+        lec.finish()
+        assert not plt.fignum_exists(fig.number)  # closed, in both modes
+        results = json.loads((out / "results.json").read_text())
+        assert results["checks"][0]["status"] == "held"
+        if flag:
+            assert not drawn and not (out / "stub.png").exists()
+            assert results["figures"] == [] and results["figures_not_written"] == ["stub.png"]
+        else:
+            assert drawn and (out / "stub.png").is_file() and results["figures"] == ["stub.png"]
+
+
 def test_check_fails_full_mode_unless_the_gap_is_known(tmp_path, capsys):
     lec = Lecture("99_selftest", "self test", ["--out", str(tmp_path)])
     lec.check("exact", 1.0, 1.0, tol=0, source="course lab 5")
