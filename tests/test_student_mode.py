@@ -182,7 +182,9 @@ def test_each_lecture_tells_right_from_wrong(tmp_path, number, request):
     """The correct file: exit 0, every function the lecture takes agrees with mlpr's on the
     lecture's own inputs, every reference mlpr reproduces is reproduced (lecture 05: its tables
     and checks equal mlpr's quick run, number for number). The same file with one bug in each of
-    those functions: exit 1, and every one of them is named as differing."""
+    those functions: exit 1, and every one of them is named as differing. The correct file's run
+    draws its figures without writing them (--no-figures: its plots are of mlpr's numbers, which
+    the lecture's own quick run renders); the wrong files' runs render theirs."""
     (tmp_path / "right").mkdir()
     student = tmp_path / "right" / "labs.py"
     # lectures 08 and 09 take their optimisers from another author's correct file (its SVM duals
@@ -190,9 +192,10 @@ def test_each_lecture_tells_right_from_wrong(tmp_path, number, request):
     # its arithmetic
     other = RIGHT_OPTIMISERS.get(number)
     student.write_text(COURSE + ("" if other is None else "\n\n" + other.read_text()))
-    proc, results = run_lecture(number, student, tmp_path / "right")
+    proc, results = run_lecture(number, student, tmp_path / "right", "--no-figures")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "Traceback" not in proc.stderr
+    assert results["figures_not_written"] and not results["figures"]
     summary = results["student_summary"]
     assert summary["reproduced"] == summary["counted"] and not summary["differs"], summary
     audits = results["student_audits"]
@@ -274,11 +277,17 @@ def test_map_and_a_file_that_reads_iris_and_shows_a_plot_at_import(tmp_path, cap
            "Gau_MVG_ML_estimates=your_name)" in capsys.readouterr().out
 
 
-def test_map_needs_student(tmp_path):
-    script = REPO / "lectures" / "05_generative_models" / "run.py"
-    proc = subprocess.run([sys.executable, str(script), "--quick", "--out", str(tmp_path),
-                           "--map", "a=b"], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2 and "--map renames functions of --student" in proc.stderr
+def test_map_needs_student(tmp_path, capsys):
+    """The lecture's command line (its parser, in this process) refuses --map without
+    --student: a usage error, exit status 2."""
+    sys.path.insert(0, str(REPO / "lectures"))
+    from _lecture import Lecture
+
+    with pytest.raises(SystemExit) as exc:
+        Lecture("05_generative_models", "student mode test",
+                argv=["--quick", "--out", str(tmp_path), "--map", "a=b"])
+    assert exc.value.code == 2
+    assert "--map renames functions of --student" in capsys.readouterr().err
 
 
 def test_a_student_run_writes_to_its_own_folder_and_says_whose_code(tmp_path, capsys,
