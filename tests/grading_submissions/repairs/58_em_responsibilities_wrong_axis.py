@@ -1,0 +1,39 @@
+"""Variant of base.py: the responsibilities are normalised over the samples (axis=1) instead of
+over the components (axis=0): each component's row sums to 1 instead of each sample's column
+(eq. 191)
+
+The function below replaces base.py's of the same name; the rest of the module is base.py's
+(benchmarks/bench_mistakes.py --set repairs assembles it).
+"""
+# ruff: noqa: F821, F841, B007
+
+import numpy as np
+import scipy.special
+
+
+def train_GMM_EM_Iteration(X, gmm, covType='Full', psiEig=None):
+    """One EM step (eq. 191, 199-201) for 'Full', 'Diagonal' or 'Tied' covariances."""
+    kind = covType.lower()
+    N = X.shape[1]
+    joint = _gmm_joint(X, gmm)
+    # MISTAKE: normalised over the samples (axis=1) instead of the components
+    resp = np.exp(joint - scipy.special.logsumexp(joint, axis=1, keepdims=True))
+    updated = []
+    for g in range(len(gmm)):
+        gam = resp[g]
+        Ng = gam.sum()                      # zero-order statistic
+        Fg = as_col(X @ gam)                # first-order statistic
+        Sg = (X * gam) @ X.T                # second-order statistic
+        mu = Fg / Ng                        # eq. 199
+        C = Sg / Ng - mu @ mu.T             # eq. 200
+        if kind == 'diagonal':
+            C = np.diag(np.diag(C))
+        updated.append((Ng / N, mu, C))     # eq. 201
+    if kind == 'tied':
+        Ctied = np.zeros_like(updated[0][2])
+        for w, _mu, C in updated:
+            Ctied = Ctied + w * C
+        updated = [(w, mu, Ctied) for (w, mu, C) in updated]
+    if psiEig is not None:
+        updated = [(w, mu, smooth_covariance_matrix(C, psiEig)) for (w, mu, C) in updated]
+    return updated
