@@ -47,7 +47,11 @@ the base (they hold its ``# MISTAKE:`` comment); when that hunk holds only comme
 deleted), the code lines just before and after it count too. It prints a table per category and
 overall, per seed: named correctly, pointing at the changed line, wrong names, measured only,
 none, not caught; and the wall time of grading every variant (the kit's time on a class). Its
-keyword rule reads a hint without the kit's generic measurements (see `judge`).
+keyword rule reads a hint without the kit's generic measurements (see `judge`). A hint that is
+a **verified repair at a changed line** (the repair search's "FILE, line N: ... makes F pass on
+all K cases", N one of the changed lines) names the mistake by the edit that undoes it: it counts
+as named correctly whatever its words, and the table counts those apart ("named by a verified
+repair"); a repair on another line is judged by the keywords alone.
 
 ``--kit-rev REV`` grades with the kit of a git revision (its tree extracted with ``git archive``
 into a temporary folder; ``python -m mlpr.grading`` runs there) instead of the working tree's,
@@ -242,6 +246,10 @@ def kit_at(rev: str | None) -> tuple:
                     "subject": git("log", "-1", "--format=%s", full)}
 
 
+#: A hint of the repair search: an edit that makes the function pass every case
+_REPAIRED = re.compile(r"makes \S+ pass on (?:all \d+ cases|its case)")
+
+
 def verdict_of(variant: dict, results: dict, split: bool = False, names: list = (),
                lines: list = ()) -> dict:
     """Caught, the hints and the verdict of one variant under one seed; with ``split`` (the
@@ -253,6 +261,11 @@ def verdict_of(variant: dict, results: dict, split: bool = False, names: list = 
     judged = primary or expected
     per_task = {n: judge(failed[n].get("hint"), variant["expect"], variant["wrong_if"], split)
                 for n in judged}
+    repaired = []  # the tasks whose hint is a verified repair at a changed line: named, by the
+    if split:  # edit that makes the student's own function pass every case (mlpr.grading.repair)
+        repaired = [n for n in judged if _REPAIRED.search(failed[n].get("hint") or "")
+                    and points_at(failed[n].get("hint"), list(names), list(lines))]
+        per_task.update({n: "named correctly" for n in repaired})
     if not expected:
         verdict = "not caught"
     elif "named correctly" in per_task.values():
@@ -277,6 +290,7 @@ def verdict_of(variant: dict, results: dict, split: bool = False, names: list = 
         "not_graded": [n for n in variant["fails"] if n not in results],
     }
     if split:
+        out["verified_repair"] = bool(repaired)
         out["points_at_line"] = bool(expected) and any(
             points_at(failed[n].get("hint"), list(names), list(lines)) for n in judged)
     return out
@@ -289,6 +303,8 @@ def _tally(rows: list, seed: str, verdicts: list) -> dict:
         t.setdefault(k, 0)
     t["caught"] = sum(t[k] for k in verdicts if k != "not caught")
     t["points at the changed line"] = sum(bool(r["seeds"][seed].get("points_at_line"))
+                                          for r in rows)
+    t["named by a verified repair"] = sum(bool(r["seeds"][seed].get("verified_repair"))
                                           for r in rows)
     t["variants"] = len(rows)
     return t
@@ -407,9 +423,9 @@ def main(argv=None) -> int:
         print(f"{row['file']:44s} " + " ".join(f"{row['verdict'][str(s)]:20s}"
                                                for s in args.seeds) + flags)
     if split:
-        cols = ["named correctly", "points at the changed line", "wrong name",
-                "measured only", "none", "not caught"]
-        heads = ["named", "at line", "wrong", "measured", "none", "not caught"]
+        cols = ["named correctly", "named by a verified repair", "points at the changed line",
+                "wrong name", "measured only", "none", "not caught"]
+        heads = ["named", "by repair", "at line", "wrong", "measured", "none", "not caught"]
         print(f"\n{'category':12s} {'seed':>4s} {'n':>3s} " + " ".join(f"{h:>10s}" for h in heads))
         for name, part in [*((c, by_category[c]) for c in CATEGORIES), ("overall", tally)]:
             for s in args.seeds:

@@ -115,7 +115,7 @@ def test_candidates_are_distinct_valid_functions_with_the_students_lines():
     seen, lines = set(), set()
     edits = list(repair.candidates(text, func))
     assert len(edits) > 40
-    for edit, clone, source in edits:
+    for edit, _clone, source in edits:
         compiled = ast.parse(source)  # each candidate parses, and is one function named f
         assert [n.name for n in compiled.body] == ["f"]
         assert source not in seen
@@ -158,3 +158,32 @@ def test_a_source_outside_the_submission_or_a_link_is_not_read(tmp_path):
     text, func = repair.function_source(tmp_path / "sub", "own.py", "f")
     assert func.name == "f" and func.lineno == 1
     assert repair.function_source(tmp_path / "sub", "own.py", "C.f") is None  # a method
+
+
+def test_the_edits_of_the_other_families_are_candidates():
+    """Each family of edits the guide lists makes a candidate on a function that has the
+    construct: the first index for the last, an index on the other dimension, a flag turned, a
+    square root and a log of an operand, the exponent's sign, an unpacking swapped, a statement
+    moved into an if, a float constant's sign."""
+    text = textwrap.dedent("""
+    import numpy as np
+    import scipy.linalg
+
+    def g(U, s, x, flag):
+        a, b = U[:, -1], s[0]
+        y = scipy.linalg.solve_triangular(U, x, lower=True)
+        z = np.exp(-y) * b ** -0.5
+        if flag:
+            z = z + 1
+        z = z * a
+        return z + s
+    """)
+    func = ast.parse(text).body[2]
+    found = {(e.words, e.new) for e, _, _ in repair.candidates(text, func)}
+    words = {w for w, _ in found}
+    assert {"the first for the last", "the index on the other dimension", "the flag turned",
+            "its square root", "its log", "the exponent's sign turned", "the pair swapped",
+            "moved into the if", "the sign of a constant"} <= words, sorted(words)
+    assert ("the index on the other dimension", "U[-1]") in found
+    assert ("the flag turned", "False") in found
+    assert ("the pair swapped", "(b, a)") in found or ("the pair swapped", "b, a") in found

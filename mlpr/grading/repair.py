@@ -145,7 +145,7 @@ def _binop(node, names):
         yield node.left, "a factor dropped"
         if isinstance(node.op, ast.Mult):
             yield node.right, "a factor dropped"
-    if isinstance(node.op, (ast.Sub, ast.Div)):
+    if isinstance(node.op, (ast.Sub, ast.Div, ast.MatMult)):
         yield ast.BinOp(node.right, node.op, node.left), "the operands swapped"
     if isinstance(node.op, ast.Pow) and isinstance(node.right, ast.UnaryOp) and \
             isinstance(node.right.op, ast.USub) and _name(node.right.operand) == "1":
@@ -156,7 +156,10 @@ def _binop(node, names):
         operand = getattr(node, side)
         if isinstance(operand, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
             for new, words in ((ast.BinOp(operand, ast.Pow(), ast.Constant(2)), "squared"),
-                               (ast.BinOp(ast.Constant(0.5), ast.Mult(), operand), "halved")):
+                               (ast.BinOp(ast.Constant(0.5), ast.Mult(), operand), "halved"),
+                               (ast.BinOp(ast.Constant(2), ast.Mult(), operand), "doubled"),
+                               (_call("np.sqrt", operand), "its square root"),
+                               (_call("np.log", operand), "its log")):
                 yield ast.BinOp(new if side == "left" else node.left, node.op,
                                 new if side == "right" else node.right), words
 
@@ -186,8 +189,11 @@ def _calls(node, names):
         new.func = (ast.Attribute(f.value, other, ast.Load()) if isinstance(f, ast.Attribute)
                     else ast.Name(other, ast.Load()))
         yield new, "another function"
-    if attr == "inv" and node.args:
-        yield node.args[0], "no inverse"
+    if attr in ("inv", "sqrt", "abs", "log", "exp", "square") and len(node.args) == 1:
+        yield node.args[0], f"without its {attr}"
+    if attr == "exp" and len(node.args) == 1:
+        yield ast.Call(node.func, [ast.UnaryOp(ast.USub(), node.args[0])], node.keywords), \
+            "the exponent's sign turned"
     positional = [a for a in node.args if not isinstance(a, ast.Starred)]
     if len(positional) == len(node.args) >= 2:
         for i in range(len(node.args) - 1):
@@ -265,11 +271,36 @@ def _plus(bound, delta):
 
 
 def _tuples(node, names):
-    if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Load) and len(node.elts) == 2:
-        yield ast.Tuple(node.elts[::-1], ast.Load()), "the pair swapped"
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2 and not any(
+            isinstance(e, ast.Starred) for e in node.elts):
+        yield type(node)(node.elts[::-1], node.ctx), "the pair swapped"
+
+
+def _indices(node, names):
+    """An index 0 for -1 (the first for the last) and back, and an index of one dimension moved
+    to the other (``U[:, k]`` and ``U[k]``)."""
+    if not isinstance(node, ast.Subscript):
+        return
+    dims = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    for i, d in enumerate(dims):
+        text = ast.unparse(d)
+        if text in ("0", "-1"):
+            other = ast.UnaryOp(ast.USub(), ast.Constant(1)) if text == "0" else ast.Constant(0)
+            yield _subscript(node, [other if j == i else e for j, e in enumerate(dims)]), \
+                "the first for the last"
+    full = ast.Slice(None, None, None)
+    if len(dims) == 2 and isinstance(dims[0], ast.Slice) and dims[0].lower is None and \
+            dims[0].upper is None and dims[0].step is None and not isinstance(dims[1], ast.Slice):
+        yield _subscript(node, [dims[1]]), "the index on the other dimension"
+    if len(dims) == 1 and not isinstance(dims[0], (ast.Slice, ast.Tuple)):
+        yield _subscript(node, [full, dims[0]]), "the index on the other dimension"
 
 
 def _constants(node, names):
+    if isinstance(node, ast.Constant) and type(node.value) is bool:
+        yield ast.Constant(not node.value), "the flag turned"
+    if isinstance(node, ast.Constant) and type(node.value) is float and node.value:
+        yield ast.Constant(-node.value), "the sign of a constant"
     if isinstance(node, ast.Constant) and node.value is None:  # a bound left open
         for other in names[:12]:
             yield ast.Name(other, ast.Load()), "a bound for None"
@@ -288,7 +319,7 @@ def _variables(node, names):
 
 #: The edits, in the order they are tried (the cheap and likely ones first), each a function
 #: ``(node, names) -> iterator of (replacement, words)``; `_statements` moves statements
-EDITS = (_binop, _unary, _compare, _calls, _tuples, _transpose, _slices, _constants,
+EDITS = (_binop, _unary, _compare, _calls, _tuples, _transpose, _slices, _indices, _constants,
          _variables)
 
 
@@ -304,19 +335,20 @@ def _statements(func: ast.FunctionDef) -> Iterator[tuple]:
                     new = body[:i] + [body[i + 1], stmt] + body[i + 2:]
                     yield (parent, field, new, stmt.lineno, ast.unparse(stmt).split("\n")[0],
                            "moved after the next statement")
-                if isinstance(stmt, (ast.For, ast.While)) and len(stmt.body) > 1:
+                block = "loop" if isinstance(stmt, (ast.For, ast.While)) else "if"
+                if isinstance(stmt, (ast.For, ast.While, ast.If)) and len(stmt.body) > 1:
                     last = stmt.body[-1]  # out of the loop
                     loop = copy.copy(stmt)
                     loop.body = stmt.body[:-1]
                     yield (parent, field, body[:i] + [loop, last] + body[i + 1:], last.lineno,
-                           ast.unparse(last).split("\n")[0], "moved out of the loop")
-                if isinstance(stmt, (ast.For, ast.While)):
+                           ast.unparse(last).split("\n")[0], f"moved out of the {block}")
+                if isinstance(stmt, (ast.For, ast.While, ast.If)):
                     if i + 1 < len(body):  # the statement after it, into the loop
                         nxt = body[i + 1]
                         loop = copy.copy(stmt)
                         loop.body = stmt.body + [nxt]
                         yield (parent, field, body[:i] + [loop] + body[i + 2:], nxt.lineno,
-                               ast.unparse(nxt).split("\n")[0], "moved into the loop")
+                               ast.unparse(nxt).split("\n")[0], f"moved into the {block}")
 
 
 def _local_names(func: ast.FunctionDef) -> list:
