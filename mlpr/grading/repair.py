@@ -13,8 +13,9 @@ task is a **verified repair**: the hint names the file, the line and the edit (a
 `MAX_REPAIRS` of them). When no single edit passes, pairs of the edits that fixed the first
 case are tried (`MAX_PAIRS`). Nothing is said on the text of an exception alone.
 
-Bounds: `MAX_CANDIDATES` candidates and `REPAIR_SECONDS` per task; per submission, as long as
-its grading took (at least `SUBMISSION_FLOOR`, at most `SUBMISSION_SECONDS`); each candidate's
+Bounds: `MAX_CANDIDATES` candidates and `REPAIR_SECONDS` per task; per submission,
+`SUBMISSION_SHARE` of the time its grading took (at least `SUBMISSION_FLOOR`, at most
+`SUBMISSION_SECONDS`); each candidate's
 cases within `CANDIDATE_SECONDS` (a candidate that loops ends that search, and the submission's
 process is started again for the next). The searches run after every task is graded
 (`attempt_all`), so they never take a task's time; a passing task costs nothing.
@@ -46,9 +47,11 @@ REPAIR_SECONDS = 20.0
 #: Seconds of search per submission at most: the searches run once every task is graded, so
 #: that they never take a task's time (``MLPR_GRADE_REPAIR_SECONDS``: another budget, 0 none)
 SUBMISSION_SECONDS = float(os.environ.get("MLPR_GRADE_REPAIR_SECONDS", "60"))
-#: ... and at most as long as grading the submission took, but never less than this: a class's
-#: grading takes at most twice as long with the searches as without
-SUBMISSION_FLOOR = 3.0
+#: ... and at most `SUBMISSION_SHARE` of the time grading the submission took, but never less
+#: than `SUBMISSION_FLOOR`: a class's grading takes at most about twice as long with the
+#: searches as without (benchmarks/bench_repair_class.py)
+SUBMISSION_SHARE = 0.75
+SUBMISSION_FLOOR = 2.0
 #: Seconds one candidate may take on all the task's cases
 CANDIDATE_SECONDS = 5.0
 #: Verified repairs said at most
@@ -454,8 +457,8 @@ def search(child, base: str, text: str, func: ast.FunctionDef, cases: list, chec
 
     def run(edit_source, line, label):
         nonlocal tried
-        tried += 1
-        child.begin(CANDIDATE_SECONDS)
+        tried += 1  # a candidate's time limit never runs past the search's budget
+        child.begin(max(0.5, min(CANDIDATE_SECONDS, ends - time.monotonic())))
         try:
             fn = child.define(base, f"{base}#repair{tried}", edit_source, line)
         except StudentRaised:
@@ -546,8 +549,8 @@ def attempt_all(process, source: Path, tasks: list, results: list, given: dict, 
     ``time.perf_counter`` time); one search per function (its first failed task). ``call(fn,
     case)`` is the runner's call of a function on a case."""
     t0 = time.perf_counter()
-    allowance = min(SUBMISSION_SECONDS, max(SUBMISSION_FLOOR, sum(r.seconds or 0.0
-                                                                  for r in results)))
+    graded = sum(r.seconds or 0.0 for r in results)
+    allowance = min(SUBMISSION_SECONDS, max(SUBMISSION_FLOOR, SUBMISSION_SHARE * graded))
     out, searched = list(results), set()
     failed = {given.get(t.function_name) for t, r in zip(tasks, results) if r.status == "failed"}
     uses = hello.get("uses", {})
