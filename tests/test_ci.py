@@ -25,14 +25,18 @@ def test_passes():
 
 def _pytest(folder, ci, args=()):
     """pytest on a folder of test files, with tests/conftest.py as a plugin, with or without
-    CI=true (past a module that fails to collect, to run the others), with ``args``."""
+    CI=true (past a module that fails to collect, to run the others), with ``args``. The plugins
+    are the ones named (conftest, and pytest-xdist where ``args`` has -n), none found by entry
+    point: hypothesis's, which these tests do not use, takes a second of each interpreter."""
     (folder / "pytest.ini").write_text("[pytest]\n")
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_XDIST_WORKER")}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "tests"), str(REPO)])
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     if ci:
         env["CI"] = "true"
+    plugins = ["-p", "conftest"] + (["-p", "xdist.plugin"] if "-n" in args else [])
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
-                           "-p", "conftest", "-c", str(folder / "pytest.ini"),
+                           *plugins, "-c", str(folder / "pytest.ini"),
                            "--continue-on-collection-errors", *args, str(folder)],
                           capture_output=True, text=True, env=env, cwd=folder, timeout=300)
 
