@@ -261,11 +261,11 @@ def verdict_of(variant: dict, results: dict, split: bool = False, names: list = 
     judged = primary or expected
     per_task = {n: judge(failed[n].get("hint"), variant["expect"], variant["wrong_if"], split)
                 for n in judged}
-    repaired = []  # the tasks whose hint is a verified repair at a changed line: named, by the
-    if split:  # edit that makes the student's own function pass every case (mlpr.grading.repair)
-        repaired = [n for n in judged if _REPAIRED.search(failed[n].get("hint") or "")
-                    and points_at(failed[n].get("hint"), list(names), list(lines))]
-        per_task.update({n: "named correctly" for n in repaired})
+    # the tasks whose hint is a verified repair at a changed line: named, by the edit that makes
+    # the student's own function pass every case (mlpr.grading.repair), in either set
+    repaired = [n for n in judged if _REPAIRED.search(failed[n].get("hint") or "")
+                and points_at(failed[n].get("hint"), list(names), list(lines))]
+    per_task.update({n: "named correctly" for n in repaired})
     if not expected:
         verdict = "not caught"
     elif "named correctly" in per_task.values():

@@ -172,7 +172,7 @@ def test_the_edits_of_the_other_families_are_candidates():
     def g(U, s, x, flag):
         a, b = U[:, -1], s[0]
         y = scipy.linalg.solve_triangular(U, x, lower=True)
-        z = np.exp(-y) * b ** -0.5
+        z = np.exp(y) * b ** -0.5
         if flag:
             z = z + 1
         z = z * a
@@ -187,3 +187,118 @@ def test_the_edits_of_the_other_families_are_candidates():
     assert ("the index on the other dimension", "U[-1]") in found
     assert ("the flag turned", "False") in found
     assert ("the pair swapped", "(b, a)") in found or ("the pair swapped", "b, a") in found
+
+
+HELPER_WRONG = """
+import numpy as np
+
+def _rates(M):
+    n_targets = M[0, 1] + M[1, 1]
+    n_nontargets = M[0, 0] + M[1, 0]
+    return M[0, 1] / n_targets, M[1, 0] / n_targets  # MISTAKE
+
+def compute_confusion_matrix(predictedLabels, classLabels):
+    K = int(max(predictedLabels.max(), classLabels.max())) + 1
+    M = np.zeros((K, K), dtype=np.int32)
+    np.add.at(M, (predictedLabels, classLabels), 1)
+    return M
+
+def compute_empirical_Bayes_risk_binary(predictedLabels, classLabels, prior, Cfn, Cfp,
+                                        normalize=True):
+    M = compute_confusion_matrix(predictedLabels, classLabels)
+    Pfn, Pfp = _rates(M)
+    risk = prior * Cfn * Pfn + (1 - prior) * Cfp * Pfp
+    if normalize:
+        return risk / min(prior * Cfn, (1 - prior) * Cfp)
+    return risk
+"""
+
+
+def test_a_mistake_in_a_helper_no_task_grades_is_found_in_the_helper(tmp_path):
+    """The task's function is right and calls the student's own helper, which no task grades:
+    the helper is searched, each candidate run in the task function's place, and the hint names
+    the helper's line (n_targets for n_nontargets, by hand)."""
+    path, line = _write(tmp_path, HELPER_WRONG)
+    report = grade(path, seed=11)
+    hint = _hint(report, "compute_empirical_Bayes_risk_binary")
+    assert f"my_labs.py, line {line}: " in hint, hint
+    assert "n_targets \N{RIGHTWARDS ARROW} n_nontargets" in hint and "in _rates" in hint, hint
+
+
+SPLIT_SEED_LATE = """
+import numpy as np
+
+def split_db_2to1(D, L, seed=0):
+    nTrain = int(D.shape[1] * 2.0 / 3.0)
+    idx = np.random.permutation(D.shape[1])  # MISTAKE: drawn before the seed is set
+    np.random.seed(seed)
+    idxTrain, idxTest = idx[:nTrain], idx[nTrain:]
+    return (D[:, idxTrain], L[idxTrain]), (D[:, idxTest], L[idxTest])
+"""
+
+
+def test_a_candidate_passes_on_its_own_seeding_never_on_the_state_left_before_it(tmp_path):
+    """The student seeds numpy's global generator after drawing the permutation: every run
+    leaves the generator seeded with 0, so that without a fresh seeding before each call any
+    candidate run after another would draw the reference's permutation and 'pass'. The only
+    repair said is the statement moved (by hand: the seed first), at the marked line."""
+    path, line = _write(tmp_path, SPLIT_SEED_LATE)
+    report = grade(path, seed=11)
+    hint = _hint(report, "split_db_2to1")
+    assert "makes split_db_2to1 pass" in hint, hint
+    said = hint.split("; also:")[0]
+    assert said.count("my_labs.py, line") == 1 and f"line {line}: " in said, said
+    assert "moved after the next statement" in said, said
+
+
+LOOPING = """
+import numpy as np
+
+def k_means(D, n, seed=0):
+    rng = np.random.default_rng(seed)
+    centroids = D[:, rng.permutation(D.shape[1])[:n]].copy()
+    labels = np.full(D.shape[1], -1)
+    while True:
+        dist2 = np.stack([np.sum((D - centroids[:, k:k + 1]) ** 2, axis=0) for k in range(n)])
+        newLabels = np.argmin(dist2, axis=0)
+        if np.array_equal(newLabels, labels):
+            break
+        for k in range(n):
+            members = D[:, labels == k]  # MISTAKE
+            if members.shape[1] > 0:
+                centroids[:, k] = members.mean(axis=1)
+        labels = newLabels
+    return centroids, labels
+"""
+
+
+def test_candidates_that_loop_fail_their_case_and_the_search_goes_on(tmp_path):
+    """Many edits of a `while True` loop never reach its break: each is interrupted in the
+    submission's process at its soft limit and fails its case, the process is not restarted for
+    it, and the search still reaches the repair (labels for newLabels, by hand)."""
+    path, line = _write(tmp_path, LOOPING)
+    report = grade(path, seed=11)
+    hint = _hint(report, "k_means")
+    assert f"my_labs.py, line {line}: labels \N{RIGHTWARDS ARROW} newLabels" in hint, hint
+
+
+def test_a_spliced_candidate_keeps_the_students_lines_and_comments():
+    """An expression's edit is written into the student's own text: every other line is the
+    student's, with its comments, and the lines it spanned are left blank so that the numbers
+    of the lines below it do not move."""
+    text = textwrap.dedent("""
+    import numpy as np
+
+    def f(x, y):
+        # the comment stays
+        s = np.sum(x +
+                   y)
+        return s / 2  # so does this one
+    """)
+    func = ast.parse(text).body[1]
+    found = {(e.words, e.new): src for e, tree, src in repair.candidates(text, func)
+             if tree is None}
+    src = found[("a term dropped", "x")]
+    assert src.splitlines() == ["def f(x, y):", "    # the comment stays", "    s = np.sum((x))",
+                                "", "    return s / 2  # so does this one"]
+    assert all(ast.parse(s) for s in found.values())

@@ -357,14 +357,19 @@ class Child:
         self.printed, self.opened, self.callbacks = [], [], []
         self.frames, self.dropped = 0, {"printed": 0, "opened": 0}
 
-    def define(self, base: str, name: str, source: str, line: int) -> RemoteFunction:
+    def define(self, base: str, name: str, source: str, line: int,
+               install: str | None = None, soft: float | None = None) -> RemoteFunction:
         """A candidate repair of the submission's function ``base`` (`mlpr.grading.repair`):
-        ``source`` compiled in the child, beside the original, as the function ``name``; a
+        ``source`` compiled in the child, beside the original, as the function ``name``; with
+        ``install``, ``name`` is the submission's function ``install`` run with the candidate
+        in the helper ``base``'s place; with ``soft``, each call is interrupted in the child
+        after that many seconds (a loop fails its case without ending the process). A
         candidate that does not compile raises `StudentRaised`."""
         self._send({"op": "define", "base": base, "name": name, "source": source,
-                    "line": line})
+                    "line": line, "install": install,
+                    "soft": None if soft is None else float(soft)})
         self._answer()
-        return RemoteFunction(self, name, name, self.functions.get(base, []))
+        return RemoteFunction(self, name, name, self.functions.get(install or base, []))
 
     def call(self, target, args: tuple, kwargs: dict):
         callbacks = self.callbacks

@@ -16,6 +16,7 @@ import importlib.util
 import inspect
 import io
 import os
+import signal
 import sys
 import tempfile
 import traceback
@@ -228,9 +229,13 @@ class _Channel:
         """A candidate repair of one of the submission's functions (the grader's repair search):
         its source, compiled in the globals of the function it replaces (so that it calls the
         submission's other functions as the original does), at the original's first line, and
-        kept under a new name of the table; nothing of the module changes."""
+        kept under a new name of the table; nothing of the module changes. With ``install``
+        (a helper's candidate), the new name is the task's function ``install`` run with the
+        candidate in the helper's place in the globals that name it, put back after the
+        call."""
         base, name = header.get("base"), header.get("name")
         source, line = header.get("source"), header.get("line")
+        install, soft = header.get("install"), header.get("soft")
         try:
             f = functions.get(base) if isinstance(base, str) else None
             f = getattr(f, "__wrapped__", f)
@@ -244,12 +249,71 @@ class _Channel:
             new = namespace.get(f.__name__)
             if not callable(new):
                 raise LookupError(f"the candidate defines no {f.__name__}")
+            if install is not None:
+                new = _installed(functions, install, functions.get(base), f, new)
+            if type(soft) is float and 0 < soft < 3600:
+                new = _bounded(new, soft)
             functions[name] = new
         except BaseException as exc:  # a candidate that does not compile: said, not fatal
             self.send({"op": "raise", "type": type(exc).__name__, "message": str(exc)[:500],
                        "where": "", "printed": self.printed(), "opened": []})
             return
         self.send_value("return", True)
+
+
+class CandidateTimeout(BaseException):
+    """A candidate repair that ran past its soft time limit (not an Exception: a student's
+    ``except Exception`` does not swallow it)."""
+
+
+def _bounded(f, seconds: float):
+    """``f`` interrupted after ``seconds`` by the interval timer: a candidate caught in a loop
+    fails its case and leaves the process for the next one (the grader's hard limit still ends
+    one that does not give up). The global generators (numpy's legacy one, ``random``) are
+    seeded afresh before each call: a candidate passes on its own seeding, never on the state
+    the previous run left."""
+    def run(*args, **kwargs):
+        if "numpy" in sys.modules:
+            sys.modules["numpy"].random.seed()
+        if "random" in sys.modules:
+            sys.modules["random"].seed()
+
+        def stop(signum, frame):
+            raise CandidateTimeout(f"the candidate ran past {seconds:g} s")
+        try:
+            previous = signal.signal(signal.SIGALRM, stop)
+        except (ValueError, OSError):  # not the main thread: the hard limit alone
+            return f(*args, **kwargs)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return f(*args, **kwargs)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    return run
+
+
+def _installed(functions: dict, install, original, raw, candidate):
+    """The task's function ``install`` of ``functions``, run with ``candidate`` in the place of
+    the helper (``original``, unwrapped ``raw``) in each module's globals that bind it: its own
+    and the task function's."""
+    target = functions.get(install) if isinstance(install, str) else None
+    if not callable(target):
+        raise LookupError(f"no function {install!r} to run the candidate in")
+    inner = getattr(target, "__wrapped__", target)
+    spots = [g for g in {id(g): g for g in (raw.__globals__, getattr(inner, "__globals__", {}))}
+             .values() if g.get(raw.__name__) is original or g.get(raw.__name__) is raw]
+
+    def run(*args, **kwargs):
+        saved = [(g, g[raw.__name__]) for g in spots]
+        for g in spots:
+            g[raw.__name__] = candidate
+        try:
+            return target(*args, **kwargs)
+        finally:
+            for g, value in saved:
+                g[raw.__name__] = value
+    return run
 
 
 def _where(exc: BaseException) -> str:

@@ -119,14 +119,17 @@ def _split_db(run):
     D, L = shared.iris(run)
     (DTR, LTR), (DVAL, LVAL) = split_db_2to1(D, L, seed=0)
 
+    def side(D, L, flag):  # the samples, their labels and which side of the split they are on
+        D, L = as_array(D), as_array(L).reshape(1, -1)
+        return np.vstack([D, L, np.full((1, L.shape[1]), flag)])
+
     def post(out):
         tr, va = forms.pair(out, 2, "the split ((DTR, LTR), (DVAL, LVAL))")
         DTRs, LTRs = forms.pair(tr, 2, "(DTR, LTR)")
         DVALs, LVALs = forms.pair(va, 2, "(DVAL, LVAL)")
-        return np.hstack([np.vstack([as_array(DTRs), as_array(LTRs).reshape(1, -1)]),
-                          np.vstack([as_array(DVALs), as_array(LVALs).reshape(1, -1)])])
+        return np.hstack([side(DTRs, LTRs, 1.0), side(DVALs, LVALs, 0.0)])
 
-    ref = np.hstack([np.vstack([DTR, LTR]), np.vstack([DVAL, LVAL])])
+    ref = np.hstack([side(DTR, LTR, 1.0), side(DVAL, LVAL, 0.0)])
     return [Case("iris, seed 0", (D, L), ref, kwargs={"seed": 0}, post=post, compare=exact())]
 
 
