@@ -1,24 +1,28 @@
 r"""The repair search: find a failing function's mistake by repairing the student's own code.
 
 When a task fails, the grader parses the failing function's source (the submission's file, read
-here from the grader's copy, never from the sandbox) and applies a whitelist of edits to the
-student's own syntax tree (`EDITS`: an operator swapped, a term or a factor dropped, an inverse
-for an element-wise power, a transpose, another axis, a reversed slice on the other dimension,
-the key of a sort, the arguments of a call or a pair swapped, a comparison turned, a statement moved
-around a loop or past its neighbour, a variable for another, ...). Each candidate is compiled
-**in the submission's process** beside the original (`mlpr.grading.channel.Child.define`) and
-run there on the task's cases; its answers come back as plain data and are compared here, with
-the task's own comparisons, as the student's are. A candidate that passes every case of the
-task is a **verified repair**: the hint names the file, the line and the edit (at most
-`MAX_REPAIRS` of them). When no single edit passes, pairs of the edits that fixed the first
-case are tried (`MAX_PAIRS`). Nothing is said on the text of an exception alone.
+here from the grader's copy, never from the sandbox) and makes candidates from the student's own
+syntax tree and text with a whitelist of edits (`mlpr.grading.edits`: an operator swapped, a
+term or a factor dropped or added, an inverse for an element-wise power, a transpose, another
+axis, the key of a sort, a pair swapped, a comparison turned, a statement moved, a variable for
+an alike one, ...). Each candidate is compiled **in the submission's process** beside the
+original (`mlpr.grading.channel.Child.define`) and run there on the task's cases, seeded afresh
+and under a soft time limit; its answers come back as plain data and are compared here, with the
+task's own comparisons, as the student's are. A candidate that passes every case of the task is a
+**verified repair**: the hint names the file, the line and the edit (at most `MAX_REPAIRS` of
+them). When no single edit passes, the candidates that came closest are edited again
+(`MAX_PAIRS`); when no edit of the function passes, the helpers it calls that no task grades are
+searched, each candidate run in the function's place. Nothing is said on the text of an
+exception alone.
 
-Bounds: `MAX_CANDIDATES` candidates and `REPAIR_SECONDS` per task; per submission,
+Bounds: `MAX_CANDIDATES` candidates and `REPAIR_SECONDS` per function; per submission,
 `SUBMISSION_SHARE` of the time its grading took (at least `SUBMISSION_FLOOR`, at most
-`SUBMISSION_SECONDS`); each candidate's
-cases within `CANDIDATE_SECONDS` (a candidate that loops ends that search, and the submission's
-process is started again for the next). The searches run after every task is graded
-(`attempt_all`), so they never take a task's time; a passing task costs nothing.
+`SUBMISSION_SECONDS`); each candidate ten times the student's own function's time (at most
+`CANDIDATE_SECONDS`): one that loops is interrupted in the child and fails its case, one that
+ends the process costs a restart (at most two per search). The searches run after every task is
+graded (`attempt_all`), so they never take a task's time; a passing task costs nothing.
+``MLPR_GRADE_REPAIR_LOG`` names a file for one line of JSON per search (the benchmarks'
+diagnostics; with ``MLPR_GRADE_REPAIR_DEBUG`` also each candidate's failure).
 """
 
 from __future__ import annotations
