@@ -58,6 +58,11 @@ into a temporary folder; ``python -m mlpr.grading`` runs there) instead of the w
 and the JSON records which: ``bench_repairs_before.json`` is the kit before its repair search,
 ``--set repairs --kit-rev d79255b^``. Usage: ``python benchmarks/bench_mistakes.py --set repairs
 [--seeds 0 1] [--jobs 2] [--kit-rev REV]``.
+
+``--set heldout`` grades the variants of ``tests/grading_submissions/heldout/``, assembled onto
+``course_style.py``, with the repairs set's verdicts and measures: mistakes written after the
+repair search was built, by someone who had not read it, and measured once (results in
+``benchmarks/bench_heldout.json``).
 """
 
 from __future__ import annotations
@@ -84,7 +89,9 @@ VERDICTS = ["named correctly", "no hint", "wrong name", "not caught"]
 #: the sets of variants: (folder, the base they are assembled onto, the default output)
 SETS = {"mistakes": (FOLDER, COURSE, REPO / "benchmarks" / "bench_mistakes.json"),
         "repairs": (SUBMISSIONS / "repairs", SUBMISSIONS / "repairs" / "base.py",
-                    REPO / "benchmarks" / "bench_repairs_before.json")}
+                    REPO / "benchmarks" / "bench_repairs_before.json"),
+        "heldout": (SUBMISSIONS / "heldout", COURSE,
+                    REPO / "benchmarks" / "bench_heldout.json")}
 #: the repairs set's verdicts: ``no hint`` split into a generic measurement and nothing
 REPAIR_VERDICTS = ["named correctly", "wrong name", "measured only", "none", "not caught"]
 CATEGORIES = ["structural", "formula", "protocol"]
@@ -331,7 +338,7 @@ def main(argv=None) -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     folder, base, default_out = SETS[args.set]
     out_path = args.out or default_out
-    split = args.set == "repairs"
+    split = args.set in ("repairs", "heldout")
     verdicts = REPAIR_VERDICTS if split else VERDICTS
 
     index = json.loads((folder / "index.json").read_text())["variants"]
@@ -403,7 +410,7 @@ def main(argv=None) -> int:
            "seeds": args.seeds, "variants": len(index), "seconds": round(seconds, 1),
            "calls": calls}
     if split:
-        doc = {"set": "repairs", "base": str(base.relative_to(REPO)), "kit": kit_info, **doc,
+        doc = {"set": args.set, "base": str(base.relative_to(REPO)), "kit": kit_info, **doc,
                "seconds_per_seed": {str(s): round(sum(c["seconds"] for c in calls
                                                       if c["seed"] == s), 1)
                                     for s in args.seeds},

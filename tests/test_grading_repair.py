@@ -7,6 +7,7 @@ planted mistake whose line is known (found by its marker comment); the expected 
 TA would write, derived by hand from the mistake."""
 
 import ast
+import json
 import textwrap
 import time
 
@@ -155,9 +156,10 @@ def test_a_source_outside_the_submission_or_a_link_is_not_read(tmp_path):
     assert repair.function_source(tmp_path / "sub", "../outside.py", "f") is None
     assert repair.function_source(tmp_path / "sub", "link.py", "f") is None
     (tmp_path / "sub" / "own.py").write_text("def f():\n    return 1\n")
-    text, func = repair.function_source(tmp_path / "sub", "own.py", "f")
-    assert func.name == "f" and func.lineno == 1
-    assert repair.function_source(tmp_path / "sub", "own.py", "C.f") is None  # a method
+    text, func, cells = repair.function_source(tmp_path / "sub", "own.py", "f")
+    assert func.name == "f" and func.lineno == 1 and cells is None
+    assert repair.function_source(tmp_path / "sub", "own.py", "C.f") is None  # no such class
+    assert repair.function_source(tmp_path / "sub", "own.py", "C.f.g") is None  # nested
 
 
 def test_the_edits_of_the_other_families_are_candidates():
@@ -302,3 +304,50 @@ def test_a_spliced_candidate_keeps_the_students_lines_and_comments():
     assert src.splitlines() == ["def f(x, y):", "    # the comment stays", "    s = np.sum((x))",
                                 "", "    return s / 2  # so does this one"]
     assert all(ast.parse(s) for s in found.values())
+
+
+CONFUSION_METHOD = """
+import numpy as np
+
+class Evaluation:
+    def __init__(self, K=None):
+        self.K = K
+
+    def compute_confusion_matrix(self, predictedLabels, classLabels):
+        K = self.K or int(max(predictedLabels.max(), classLabels.max())) + 1
+        M = np.zeros((K, K), dtype=np.int32)
+        np.add.at(M, (classLabels, predictedLabels), 1)  # MISTAKE
+        return M
+"""
+
+
+def test_a_method_is_repaired_in_its_class(tmp_path):
+    """The course function is a method of the student's class (made without arguments): each
+    candidate is compiled in a class body of the same name and bound to a new instance; the
+    hint names the method's line and the pair swapped (by hand, as for the function)."""
+    path, line = _write(tmp_path, CONFUSION_METHOD)
+    report = grade(path, seed=11)
+    hint = _hint(report, "compute_confusion_matrix")
+    assert f"my_labs.py, line {line}: " in hint, hint
+    assert "(classLabels, predictedLabels) \N{RIGHTWARDS ARROW} (predictedLabels, classLabels)" \
+        in hint and "makes Evaluation.compute_confusion_matrix pass" in hint, hint
+
+
+def _notebook(cells):
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": kind, "metadata": {}, "source": text,
+         **({"outputs": [], "execution_count": None} if kind == "code" else {})}
+        for kind, text in cells]})
+
+
+def test_a_notebook_function_is_repaired_and_its_cell_named(tmp_path):
+    """A notebook: a markdown cell, a code cell with an IPython magic (dropped as the harness
+    drops it), the mistaken function in the fourth cell. The hint names the cell and the line
+    within it (counted by hand: the comparison is its third line)."""
+    source = textwrap.dedent(BAYES_TURNED).lstrip()
+    path = tmp_path / "lab07.ipynb"
+    path.write_text(_notebook([("markdown", "# Lab 7"), ("code", "%matplotlib inline\nx = 1"),
+                               ("markdown", "Bayes decisions"), ("code", source)]))
+    report = grade(path, seed=11)
+    hint = _hint(report, "compute_optimal_Bayes_binary_llr")
+    assert "lab07.ipynb, cell 4, line 5: llr < th \N{RIGHTWARDS ARROW} llr > th" in hint, hint

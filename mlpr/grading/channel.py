@@ -358,16 +358,19 @@ class Child:
         self.frames, self.dropped = 0, {"printed": 0, "opened": 0}
 
     def define(self, base: str, name: str, source: str, line: int,
-               install: str | None = None, soft: float | None = None) -> RemoteFunction:
+               install: str | None = None, soft: float | None = None,
+               trace: bool = False) -> RemoteFunction:
         """A candidate repair of the submission's function ``base`` (`mlpr.grading.repair`):
         ``source`` compiled in the child, beside the original, as the function ``name``; with
         ``install``, ``name`` is the submission's function ``install`` run with the candidate
         in the helper ``base``'s place; with ``soft``, each call is interrupted in the child
-        after that many seconds (a loop fails its case without ending the process). A
-        candidate that does not compile raises `StudentRaised`."""
+        after that many seconds (a loop fails its case without ending the process); with
+        ``trace``, ``name`` returns the values its lines leave in its variables instead of its
+        answer (`mlpr.grading.locate`). A candidate that does not compile raises
+        `StudentRaised`."""
         self._send({"op": "define", "base": base, "name": name, "source": source,
                     "line": line, "install": install,
-                    "soft": None if soft is None else float(soft)})
+                    "soft": None if soft is None else float(soft), "trace": bool(trace)})
         self._answer()
         return RemoteFunction(self, name, name, self.functions.get(install or base, []))
 

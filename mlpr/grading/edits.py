@@ -30,11 +30,13 @@ class Edit:
     new: str
     words: str
 
-    def says(self) -> str:
+    def says(self, place=None) -> str:
+        """The edit in words: where (``place(line)``, by default ``line N``), what becomes what."""
         old = self.old if len(self.old) <= 90 else self.old[:87] + "..."
+        where = place(self.line) if place is not None else f"line {self.line}"
         if not self.new:  # a statement moved
-            return f"line {self.line}: `{old}` {self.words}"
-        return f"line {self.line}: {old} \N{RIGHTWARDS ARROW} {self.new} ({self.words})"
+            return f"{where}: `{old}` {self.words}"
+        return f"{where}: {old} \N{RIGHTWARDS ARROW} {self.new} ({self.words})"
 
 
 

@@ -37,9 +37,8 @@ import scipy.optimize
 
 from mlpr.grading.operators import OPERATORS
 
-__all__ = ["Formula", "Mutant", "OPERATORS", "mutants", "search", "evaluate", "unseparated",
-           "MAX_MUTANTS",
-           "MAX_PAIRS", "BUDGET_SECONDS"]
+__all__ = ["Formula", "Mutant", "Named", "OPERATORS", "mutants", "search", "evaluate",
+           "unseparated", "MAX_MUTANTS", "MAX_PAIRS", "BUDGET_SECONDS"]
 
 #: Single mutants evaluated per case at most
 MAX_MUTANTS = 400
@@ -489,8 +488,27 @@ def search(case, got, compare, budget: float = BUDGET_SECONDS, max_mutants: int 
     if len(texts) > MAX_EXPLANATIONS:
         return None  # too many explanations to name any
     first, *others = list(texts)
-    return "; ".join([first] + [f"it matches as well the formula computed with "
+    said = "; ".join([first] + [f"it matches as well the formula computed with "
                                 f"{t.split('computed with ', 1)[1]}" for t in others])
+    if len(texts) > 1 or formula.objective or form_error is not None or raw:
+        return said
+    chosen = found[0][0]  # one explanation of the value itself: where the student's code
+    return Named(said, formula, base, _build(base, chosen), case)  # shows it can be looked for
+
+
+class Named(str):
+    """A hint naming one mutant of a formula whose answer is the student's, with what it was
+    found from: the ``formula``, its tree (``base``), the mutant's (``tree``) and the ``case``
+    (`mlpr.grading.locate` looks for the student's line that first holds a value of the
+    mutant's and not the formula's)."""
+
+    def __new__(cls, text: str, formula, base, tree, case):
+        self = super().__new__(cls, text)
+        self.formula, self.base, self.tree, self.case = formula, base, tree, case
+        return self
+
+    def __reduce__(self):  # copied or sent elsewhere, it is the plain text
+        return str, (str(self),)
 
 
 def unseparated(cases: list, default_compare: Callable) -> list:

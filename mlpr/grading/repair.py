@@ -33,16 +33,20 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from mlpr.grading.calls import Adapted
 from mlpr.grading.channel import ChildGone, StudentRaised
+from mlpr.grading.child.discover import notebook_module
 from mlpr.grading.edits import EDITS, Edit, candidates, first_line
 from mlpr.grading.framework import KitError, closed_form
+from mlpr.grading.locate import locate
+from mlpr.grading.mutants import Named
 
-__all__ = ["Edit", "candidates", "function_source", "search", "MAX_CANDIDATES", "MAX_PAIRS",
-           "REPAIR_SECONDS", "CANDIDATE_SECONDS", "MAX_REPAIRS", "EDITS"]
+__all__ = ["Edit", "Source", "candidates", "function_source", "search", "MAX_CANDIDATES",
+           "MAX_PAIRS", "REPAIR_SECONDS", "CANDIDATE_SECONDS", "MAX_REPAIRS", "EDITS"]
 
 #: Single-edit candidates run per task at most
 MAX_CANDIDATES = 1500
@@ -71,11 +75,32 @@ MAX_STATEMENTS = 400
 # ------------------------------------------------------------------------------------------------
 # the student's source
 
-def function_source(root: Path, relative: str, qualname: str) -> tuple | None:
-    """``(file text, FunctionDef)`` of the top-level function ``qualname`` of the submission's
-    module ``relative`` (inside ``root``, a file or a folder), or None: a path leaving the
-    submission, a link, a file too large, a notebook, a method or a nested function."""
-    if "." in qualname or not relative.endswith(".py"):
+class Source(NamedTuple):
+    """A function of the student's as the search reads it: the module's text (a notebook's
+    code cells joined as the harness joins them), the function's tree, and for a notebook its
+    cells (``[(first line in the text, cell number), ...]``, else None)."""
+
+    text: str
+    func: ast.FunctionDef
+    cells: list | None = None
+
+    def place(self, line: int) -> str:
+        """``line N``, or in a notebook ``cell K, line n`` (the line within the cell)."""
+        cell = None
+        for first, number in self.cells or ():
+            if first <= line:
+                cell = (first, number)
+        if cell is None:
+            return f"line {line}"
+        return f"cell {cell[1]}, line {line - cell[0] + 1}"
+
+
+def function_source(root: Path, relative: str, qualname: str) -> Source | None:
+    """The `Source` of the function ``qualname`` of the submission's module ``relative``
+    (inside ``root``, a file or a folder): a top-level function or a method of a top-level
+    class (``Class.method``) of a script or a notebook; or None: a path leaving the
+    submission, a link, a file too large or unreadable, a nested function."""
+    if qualname.count(".") > 1 or not relative.endswith((".py", ".ipynb")):
         return None
     root = Path(root)
     base = root.parent if root.is_file() else root
@@ -91,18 +116,32 @@ def function_source(root: Path, relative: str, qualname: str) -> tuple | None:
         return None
     if len(data) > MAX_SOURCE_BYTES:
         return None
-    text = data.decode("utf-8", errors="replace")
+    text, cells = data.decode("utf-8", errors="replace"), None
+    if relative.endswith(".ipynb"):
+        try:  # the notebook's JSON (format 4), read as the harness reads it with nbformat
+            nb = json.loads(text)
+            if nb.get("nbformat", 0) < 4:
+                return None
+            text, cells, _ = notebook_module([(c.get("cell_type"), c.get("source", ""))
+                                              for c in nb["cells"]])
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
+    owner, _, name = qualname.rpartition(".")
+    body = tree.body
+    if owner:  # a method: the last class of that name, as on import
+        classes = [n for n in body if isinstance(n, ast.ClassDef) and n.name == owner]
+        body = classes[-1].body if classes else []
     found = None
-    for node in tree.body:  # the last definition wins, as on import
-        if isinstance(node, ast.FunctionDef) and node.name == qualname:
+    for node in body:  # the last definition wins, as on import
+        if isinstance(node, ast.FunctionDef) and node.name == name:
             found = node
     if found is None or sum(isinstance(n, ast.stmt) for n in ast.walk(found)) > MAX_STATEMENTS:
         return None
-    return text, found
+    return Source(text, found, cells)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -207,8 +246,11 @@ def search(process, base: str, text: str, func: ast.FunctionDef, cases: list, ch
                         break
             if repairs or stopped:
                 break
+    closest = [(score, e) for score, _, e, _ in sorted(partial, key=lambda p: p[:2],
+                                                        reverse=True)[:3]]
     return {"repairs": repairs, "tried": tried, "pairs": pairs, "stopped": stopped,
-            "restarts": restarts, "seconds": time.monotonic() - t0, "original": original}
+            "restarts": restarts, "seconds": time.monotonic() - t0, "original": original,
+            "closest": closest}
 
 
 class _Ended(Exception):
@@ -220,19 +262,19 @@ class _Ended(Exception):
 
 
 def hint(file: str, function: str, found: dict, n_cases: int,
-         task_function: str | None = None) -> str | None:
-    """The hint of verified repairs of ``function`` (a helper of ``task_function``, when that
-    is another), or None."""
+         task_function: str | None = None, place=None) -> str | None:
+    """The hint of verified repairs of ``function`` (a helper of ``task_function``, when that is
+    given), or None; ``place(line)`` words a line (`Source.place`: a notebook's cell)."""
     said = []
     for r in found.get("repairs", []):
         if isinstance(r, tuple):
-            said.append(f"{Path(file).name}, {r[0].says()} and {r[1].says()}")
+            said.append(f"{Path(file).name}, {r[0].says(place)} and {r[1].says(place)}")
         else:
-            said.append(f"{Path(file).name}, {r.says()}")
+            said.append(f"{Path(file).name}, {r.says(place)}")
     if not said:
         return None
     cases = f"all {n_cases} cases" if n_cases > 1 else "its case"
-    if task_function and task_function != function:  # a helper's edit
+    if task_function:  # a helper's edit
         said = [f"{s}, in {function}, which {task_function} calls," for s in said]
         function = task_function
     if len(said) == 1:
@@ -322,7 +364,8 @@ def attempt_all(process, source: Path, tasks: list, results: list, given: dict, 
         searched.add(ident)
         if process.restart(task) is not None:  # the process could not be started again
             break
-        helpers = [h for h in uses.get(ident, []) if h not in verified and h not in searched]
+        helpers = [h for h in uses.get(ident, []) if h not in verified and h not in searched
+                   and "." not in h.rpartition("::")[2]]  # a method is run in its own place
         out[k], repaired = attempt(process, source, task, ident, hello, result,
                                    adaptations.get(task.function_name, {}), call,
                                    min(left, REPAIR_SECONDS), helpers)
@@ -373,11 +416,11 @@ def attempt(process, source: Path, task, ident: str, hello: dict, result, spec: 
             budget: float = REPAIR_SECONDS, helpers: list = ()):
     """The failed ``result`` of ``task`` with the verified repairs of the submission's function
     ``ident`` as its hint (before the hint it had), or ``result`` as it was: a task that passed,
-    a function whose source the grader cannot read (a notebook, a method, a file outside the
-    submission), or no repair found; and the function a repair was found in, or None. When no
-    edit of the function itself passes, its
-    ``helpers`` (the submission's functions it calls that no task grades) are searched in
-    turn, each candidate run in the function's place. The submission's process is started again
+    a function whose source the grader cannot read (a nested function, a file outside the
+    submission, a notebook in an old format), or no repair found; and the function a repair
+    was found in, or None. When no edit of the function itself passes, its ``helpers`` (the
+    submission's functions it calls that no task grades, not methods) are searched in turn,
+    each candidate run in the function's place. The submission's process is started again
     when a candidate ends it."""
     if result.status != "failed" or process.child is None or not _repairable(result):
         _log(function=ident, task=task.name, skipped="not repairable", message=result.message)
@@ -390,7 +433,7 @@ def attempt(process, source: Path, task, ident: str, hello: dict, result, spec: 
         return Adapted(fn, task, spec.get("rename"), spec.get("drop", ()), spec.get("extra"))
 
     t0 = time.monotonic()
-    said, repaired = None, None
+    said, repaired, own = None, None, None
     for target in [ident, *helpers]:
         origin = hello.get("origin", {}).get(target, "")
         found = function_source(source, origin, target.rpartition("::")[2])
@@ -399,7 +442,8 @@ def attempt(process, source: Path, task, ident: str, hello: dict, result, spec: 
             _log(function=target, task=task.name, skipped="no source or no time",
                  origin=origin)
             continue
-        text, func = found
+        text, func = found.text, found.func
+        own = found if target == ident else own
         try:
             out = search(_Revivable(process, task), target, text, func, cases,
                          _checker(call, task), wrap, left,
@@ -410,10 +454,23 @@ def attempt(process, source: Path, task, ident: str, hello: dict, result, spec: 
         _log(function=target, task=task.name, budget=left, cases=len(cases),
              **{k: v for k, v in out.items() if k != "repairs"},
              repairs=[str(r) for r in out.get("repairs", [])])
-        said = hint(origin, func.name, out, len(cases), task.function_name)
+        said = hint(origin, target.rpartition("::")[2], out, len(cases),
+                    None if target == ident else ident.rpartition("::")[2], found.place)
         if said is not None or process.child is None:
             repaired = target if said is not None else None
             break
+    if said is None and own is not None and isinstance(result.hint, Named) \
+            and process.child is not None:  # the mutation search's cause: at which line?
+        try:
+            at = locate(process, ident, Path(hello.get("origin", {}).get(ident, "")).name,
+                        own, result.hint, call, task, wrap)
+        except (ChildGone, KitError):
+            at = None
+            process.kill()
+        if at is not None:
+            _log(function=ident, task=task.name, located=at)
+            said = f"{result.hint}; {at}"
+            result = dataclasses.replace(result, hint=None)
     if process.child is not None:
         process.child.take_printed()  # what the candidates printed is not the student's
     if said is None:

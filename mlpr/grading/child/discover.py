@@ -131,15 +131,26 @@ def read_source(f: Path) -> tuple:
         raise ImportError("the notebook cannot be read: nbformat is not installed in the "
                           "submissions' environment") from None
     nb = nbformat.read(str(f), as_version=4)
-    lines, cells, dropped = [], [], 0
-    for number, cell in enumerate(nb.cells, start=1):
-        if cell.cell_type != "code":
+    text, cells, dropped = notebook_module([(c.cell_type, c.source) for c in nb.cells])
+    CELLS[str(f)] = cells
+    notes = [f"{f.name}: {dropped} IPython magic or shell line(s) dropped"] if dropped else []
+    return text, notes
+
+
+def notebook_module(cells: list) -> tuple:
+    """``(source, [(first line of a cell in the source, the cell's number), ...], lines
+    dropped)`` of a notebook's ``cells`` (``(cell type, source)`` in order): its code cells
+    joined, IPython magics and shell escapes dropped, a cell magic's cell left out (the grader
+    builds the same text from the notebook's JSON to name a cell's line)."""
+    lines, out, dropped = [], [], 0
+    for number, (kind, source) in enumerate(cells, start=1):
+        if kind != "code":
             continue
-        text = cell.source if isinstance(cell.source, str) else "".join(cell.source)
+        text = source if isinstance(source, str) else "".join(source)
         if text.lstrip().startswith("%%"):
             dropped += 1
             continue
-        cells.append((len(lines) + 1, number))
+        out.append((len(lines) + 1, number))
         for line in text.splitlines():
             if line.lstrip().startswith(("%", "!")):
                 indent = line[:len(line) - len(line.lstrip())]
@@ -148,9 +159,7 @@ def read_source(f: Path) -> tuple:
             else:
                 lines.append(line)
         lines.append("")
-    CELLS[str(f)] = cells
-    notes = [f"{f.name}: {dropped} IPython magic or shell line(s) dropped"] if dropped else []
-    return "\n".join(lines) + "\n", notes
+    return "\n".join(lines) + "\n", out, dropped
 
 
 def cell_of(filename: str, line: int) -> int | None:

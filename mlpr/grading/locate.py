@@ -1,0 +1,185 @@
+r"""Where the student's code shows a mistake that the mutation search named: the line.
+
+The mutation search (`mlpr.grading.mutants.search`) names a wrong answer's cause in the formula's
+terms: the answer equals the formula's with one term changed. When no edit of the student's own
+function passes (`mlpr.grading.repair`), the hint can still say **where** the student's function
+first computes that mutant's values: the student's function is run once more in the submission's
+process, traced line by line (`mlpr.grading.channel.Child.define` with ``trace``: the numeric
+values each line leaves in its local variables, and what it returns), and the formula and its
+mutant are evaluated here on the same case, the value of each of their terms recorded (each
+operation, call and index read). The student's line is the first (in the order the run reached
+it) whose value is a term of the mutant that no term of the formula equals: there the student's
+values leave the notes' and follow the mistaken formula (`-0.5 * M * np.log(np.pi)`, a term of
+the mutant with the factor 2 of `2 * np.pi` left out, is the student's `const`, line 5). Values
+are compared entry by entry (to 1e-8, relative), as arrays of the same number of entries (a
+column for a row is the same value), or transposed; a value of fewer than two entries counts
+only when it is not an integer (a count, an index or a flag agrees by chance).
+
+Nothing of the student's is trusted: the trace is plain data (lines, names, arrays) compared here;
+a run that raises, loops (the soft limit), or returns anything else names no line.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import warnings
+
+import numpy as np
+
+from mlpr.grading.channel import ChildGone, StudentRaised
+from mlpr.grading.edits import first_line
+from mlpr.grading.framework import KitError
+
+__all__ = ["formula_values", "student_line", "locate"]
+
+#: Relative tolerance of two values being the same
+RTOL = 1e-8
+
+
+#: The most values of one formula's run that are kept
+MAX_VALUES = 2000
+
+#: The expressions whose values are recorded: each a term of an equation
+_TERMS = (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript)
+
+
+class _Record(ast.NodeTransformer):
+    """Each term of the formula (an operation, a call, an index read) ``t`` made
+    ``__record__(line, t)``: the value of every term is seen as it is computed."""
+
+    def generic_visit(self, node):
+        node = super().generic_visit(node)
+        if isinstance(node, _TERMS) and isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
+            return ast.copy_location(ast.Call(ast.Name("__record__", ast.Load()),
+                                              [ast.Constant(getattr(node, "lineno", 0)), node],
+                                              []), node)
+        return node
+
+
+def formula_values(formula, tree: ast.Module, case) -> list:
+    """``[(line, array), ...]``: the value of every term of ``tree`` (the formula's, or a
+    mutant's) on the case's inputs, in the order computed (the kit's own code, in this
+    process), each distinct value once, at most `MAX_VALUES`."""
+    out: list = []
+
+    def record(line, value):
+        a = _numeric(value)
+        if a is not None and len(out) < MAX_VALUES and _telling(a) and \
+                not any(_same(a, b) for _, b in out[-20:]):
+            out.append((line, a))
+        return value
+    instrumented = ast.fix_missing_locations(_Record().visit(copy.deepcopy(tree)))
+    namespace = dict(formula.function.__globals__, __record__=record)
+    exec(compile(instrumented, f"<formula {formula.name}>", "exec"), namespace)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        answer = namespace[formula.name](*copy.deepcopy(case.args), **copy.deepcopy(case.kwargs))
+    for part in answer if isinstance(answer, (tuple, list)) else [answer]:
+        record(0, part)
+    return out
+
+
+def _numeric(v) -> np.ndarray | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.ndarray, np.number)):
+        return None
+    a = np.asarray(v)
+    if a.dtype.kind not in "biuf" or a.size == 0 or not np.all(np.isfinite(a)):
+        return None
+    return a.astype(np.float64)
+
+
+def _telling(a: np.ndarray) -> bool:
+    """A value that can identify a line: two entries or more, or a number not an integer."""
+    return a.size >= 2 or float(a.reshape(-1)[0]) != round(float(a.reshape(-1)[0]))
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.size != b.size:
+        return False
+    scale = max(float(np.abs(b).max()), 1e-300)
+    if np.allclose(a.reshape(-1), b.reshape(-1), rtol=RTOL, atol=RTOL * scale):
+        return True
+    return a.ndim == 2 and b.ndim == 2 and a.shape == b.shape[::-1] and a.shape[0] != a.shape[1] \
+        and np.allclose(a.T.reshape(-1), b.reshape(-1), rtol=RTOL, atol=RTOL * scale)
+
+
+class _Values:
+    """Values looked up by their number of entries, then their sums (a cheap test first)."""
+
+    def __init__(self, values):
+        self.by_size: dict = {}
+        for v in values:
+            self.by_size.setdefault(v.size, []).append((float(v.sum()), float(np.abs(v).sum()),
+                                                        v))
+
+    def holds(self, a: np.ndarray) -> bool:
+        total = float(a.sum())
+        for s, m, v in self.by_size.get(a.size, ()):
+            if abs(total - s) <= 10 * RTOL * max(m, 1e-300) + 1e-300 and _same(a, v):
+                return True  # (a transposed value has the same sum)
+        return False
+
+
+def student_line(trace: list, right: list, wrong: list) -> tuple | None:
+    """``(line, name)`` of the first record of the student's ``trace`` (``[line, name, array]``
+    in the order reached) whose value is one of ``wrong``'s (the mutant's terms) that none of
+    ``right``'s (the formula's terms) is, or None."""
+    formula = _Values(v for _, v in right)
+    mutant_only = _Values(v for _, v in wrong if not formula.holds(v))
+    if not mutant_only.by_size:
+        return None
+    for line, name, value in trace:
+        if _telling(value) and not formula.holds(value) and mutant_only.holds(value):
+            return line, name
+    return None
+
+
+def _checked(out) -> list | None:
+    """The child's trace as plain data, or None: anything else is not a trace."""
+    if not isinstance(out, list) or len(out) > 1000:
+        return None
+    trace = []
+    for item in out:
+        if not (isinstance(item, list) and len(item) == 3 and type(item[0]) is int
+                and isinstance(item[1], str)):
+            return None
+        a = _numeric(item[2])
+        if a is not None:
+            trace.append((item[0], item[1][:40], a))
+    return trace
+
+
+def locate(process, base: str, file: str, source, named, call, task, wrap,
+           seconds: float = 2.0) -> str | None:
+    """``FILE, line N: ...``: the line of the student's function ``base`` (in ``file``, its
+    `mlpr.grading.repair.Source`) that first holds a value of the mutant that ``named`` (a
+    `mlpr.grading.mutants.Named` hint) names and not of the formula; None when there is none,
+    or the traced run fails or does not finish in ``seconds``. ``call(fn, case, task)`` is the
+    runner's call, ``wrap(fn)`` adapts the traced function as the original is."""
+    func = source.func
+    start = first_line(func)
+    text = "\n".join(source.text.split("\n")[start - 1:func.end_lineno])
+    try:
+        right = formula_values(named.formula, named.base, named.case)
+        wrong = formula_values(named.formula, named.tree, named.case)
+    except Exception:  # a formula that does not run instrumented: no line is said
+        return None
+    try:
+        process.child.begin(seconds + 1.0)
+        fn = process.child.define(base, f"{base}#trace", text, start, soft=float(seconds),
+                                  trace=True)
+        trace = _checked(call(wrap(fn), named.case, task))
+    except (ChildGone, KitError):
+        raise
+    except (StudentRaised, Exception):  # the traced run failed: no line is said
+        return None
+    if trace is None:
+        return None
+    found = student_line(trace, right, wrong)
+    if found is None:
+        return None
+    line, name = found
+    what = "what it returns" if name.startswith("return") else f"`{name}`"
+    return (f"{file}, {source.place(line)}: {what} is your function's first value that this "
+            f"mistaken formula computes and the notes' does not")
