@@ -56,17 +56,24 @@ def test_without_a_formula_cause_no_line_is_said(tmp_path, monkeypatch):
     assert r.status == "failed" and "is your function's first value" not in (r.hint or "")
 
 
-def test_student_line_skips_the_formulas_values_counts_and_values_of_neither():
-    """By hand: the formula computes a and b; the mutant a and c (c its own). The student's
-    trace holds a (the notes'), an integer count, d (neither's), then c: c's line is named;
-    without c, nothing."""
+def test_student_line_names_the_first_value_the_mutant_changes():
+    """By hand: the formula's terms at places p, q, r are a, b, b + 1; the mutant's a, c, c + 1
+    (its term at q changed, and what follows). The student's trace holds a (the notes'), an
+    integer count, d (neither's), then c transposed: c's line is named; without it, nothing;
+    a mutant that changes no value names nothing; and when c is also the value of one of the
+    formula's own variables (a step the student got right), c's line is not named."""
     a, b, c, d = (np.array([1.5, 2.5]), np.array([0.25, 4.0]), np.array([[0.5, 7.0]]),
                   np.array([9.0, 9.5]))
-    right, wrong = [(1, a), (2, b)], [(1, a), (2, c.reshape(-1))]
+    right = {(1, 0, False, 0): a, (2, 4, False, 0): b, (3, 0, False, 0): b + 1}
+    wrong = {(1, 0, False, 0): a, (2, 4, False, 0): c.reshape(-1),
+             (3, 0, False, 0): c.reshape(-1) + 1}
+    assert [v.tolist() for v in locate.changed(right, wrong)] == [[0.5, 7.0], [1.5, 8.0]]
     trace = [(10, "x", a), (11, "n", np.array(150.0)), (12, "y", d), (13, "z", c.T)]
     assert locate.student_line(trace, right, wrong) == (13, "z")
     assert locate.student_line(trace[:3], right, wrong) is None
-    assert locate.student_line(trace, right, right) is None  # the mutant adds no value
+    assert locate.student_line(trace, right, right) is None
+    right_with_c = {**right, (5, 2, True, 0): c.reshape(-1)}
+    assert locate.student_line(trace, right_with_c, wrong) is None
 
 
 def test_formula_values_are_every_term_in_the_order_computed():
@@ -76,7 +83,7 @@ def test_formula_values_are_every_term_in_the_order_computed():
     mu, C = np.array([[0.5], [0.25]]), np.array([[2.0, 0.3], [0.3, 1.0]])
     case = type("Case", (), {"args": (X, mu, C), "kwargs": {}})()
     formula = repair_formula()
-    values = [v for _, v in locate.formula_values(formula, mutants._tree(formula), case)]
+    values = list(locate.formula_values(formula, mutants._tree(formula), case).values())
     expected = [X - mu, np.array(np.linalg.slogdet(C)[1])]
     quad = np.sum((X - mu) * np.linalg.solve(C, X - mu), axis=0)
     expected.append(-0.5 * 2 * np.log(2 * np.pi) - 0.5 * expected[1] - 0.5 * quad)

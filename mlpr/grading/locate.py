@@ -7,10 +7,12 @@ first computes that mutant's values: the student's function is run once more in 
 process, traced line by line (`mlpr.grading.channel.Child.define` with ``trace``: the numeric
 values each line leaves in its local variables, and what it returns), and the formula and its
 mutant are evaluated here on the same case, the value of each of their terms recorded (each
-operation, call and index read). The student's line is the first (in the order the run reached
-it) whose value is a term of the mutant that no term of the formula equals: there the student's
-values leave the notes' and follow the mistaken formula (`-0.5 * M * np.log(np.pi)`, a term of
-the mutant with the factor 2 of `2 * np.pi` left out, is the student's `const`, line 5). Values
+operation, call, index and name read), place by place (a mutant's replacement keeps the place
+of the term it replaces). The student's line is the first (in the order the run reached it)
+whose value is one of the mutant's that differs from the formula's at the same place, and is
+the value of none of the formula's own variables: there the student's values leave the notes'
+and follow the mistaken formula (`-0.5 * M * np.log(np.pi)`, a term of the mutant with the
+factor 2 of `2 * np.pi` left out, is the student's `const`, line 5). Values
 are compared entry by entry (to 1e-8, relative), as arrays of the same number of entries (a
 column for a row is the same value), or transposed; a value of fewer than two entries counts
 only when it is not an integer (a count, an index or a flag agrees by chance).
@@ -31,7 +33,7 @@ from mlpr.grading.channel import ChildGone, StudentRaised
 from mlpr.grading.edits import first_line
 from mlpr.grading.framework import KitError
 
-__all__ = ["formula_values", "student_line", "locate"]
+__all__ = ["formula_values", "changed", "student_line", "locate"]
 
 #: Relative tolerance of two values being the same
 RTOL = 1e-8
@@ -40,43 +42,69 @@ RTOL = 1e-8
 #: The most values of one formula's run that are kept
 MAX_VALUES = 2000
 
-#: The expressions whose values are recorded: each a term of an equation
-_TERMS = (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript)
+#: The expressions whose values are recorded: each a term of an equation, or a name read
+_TERMS = (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Name)
 
 
 class _Record(ast.NodeTransformer):
-    """Each term of the formula (an operation, a call, an index read) ``t`` made
-    ``__record__(line, t)``: the value of every term is seen as it is computed."""
+    """Each term of the formula (an operation, a call, an index or a name read) ``t`` made
+    ``__record__((line, column, variable), t)``: the value of every term is seen where it is
+    computed (``variable``: a name the formula binds, not a parameter). A mutant's replacement
+    keeps the place of the term it replaces, so that the formula's and the mutant's values are
+    compared place by place."""
+
+    def __init__(self, bound: set):
+        self.bound = bound
 
     def generic_visit(self, node):
         node = super().generic_visit(node)
         if isinstance(node, _TERMS) and isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
+            variable = isinstance(node, ast.Name) and node.id in self.bound
+            place = ast.Tuple([ast.Constant(getattr(node, "lineno", 0)),
+                               ast.Constant(getattr(node, "col_offset", 0)),
+                               ast.Constant(variable)], ast.Load())
             return ast.copy_location(ast.Call(ast.Name("__record__", ast.Load()),
-                                              [ast.Constant(getattr(node, "lineno", 0)), node],
-                                              []), node)
+                                              [place, node], []), node)
         return node
 
 
-def formula_values(formula, tree: ast.Module, case) -> list:
-    """``[(line, array), ...]``: the value of every term of ``tree`` (the formula's, or a
-    mutant's) on the case's inputs, in the order computed (the kit's own code, in this
-    process), each distinct value once, at most `MAX_VALUES`."""
-    out: list = []
+def _bound(tree: ast.Module) -> set:
+    """The names the formula's function binds in its body (its parameters are not)."""
+    fn = tree.body[0]
+    params = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
+    return {n.id for stmt in fn.body for n in ast.walk(stmt)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - params
 
-    def record(line, value):
+
+def formula_values(formula, tree: ast.Module, case) -> dict:
+    """``{(line, column, variable, k): array}``: the value of every term of ``tree`` (the
+    formula's, or a mutant's) on the case's inputs, the k-th time its place is reached (the
+    kit's own code, in this process), the elements of a tuple each at ``(..., k, j)``;
+    ``variable``: the term is a name the formula binds. At most `MAX_VALUES`."""
+    out: dict = {}
+    reached: dict = {}
+
+    def keep(key, value):
         a = _numeric(value)
-        if a is not None and len(out) < MAX_VALUES and _telling(a) and \
-                not any(_same(a, b) for _, b in out[-20:]):
-            out.append((line, a))
+        if a is not None and len(out) < MAX_VALUES:
+            out[key] = a
+
+    def record(place, value):
+        k = reached[place] = reached.get(place, -1) + 1
+        if isinstance(value, tuple) and len(value) <= 10:
+            for j, v in enumerate(value):
+                keep((*place, k, j), v)
+        else:
+            keep((*place, k), value)
         return value
-    instrumented = ast.fix_missing_locations(_Record().visit(copy.deepcopy(tree)))
+    instrumented = ast.fix_missing_locations(_Record(_bound(tree)).visit(copy.deepcopy(tree)))
     namespace = dict(formula.function.__globals__, __record__=record)
     exec(compile(instrumented, f"<formula {formula.name}>", "exec"), namespace)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         answer = namespace[formula.name](*copy.deepcopy(case.args), **copy.deepcopy(case.kwargs))
-    for part in answer if isinstance(answer, (tuple, list)) else [answer]:
-        record(0, part)
+    for j, part in enumerate(answer if isinstance(answer, (tuple, list)) else [answer]):
+        keep(("answer", 0, False, j), part)
     return out
 
 
@@ -121,16 +149,25 @@ class _Values:
         return False
 
 
-def student_line(trace: list, right: list, wrong: list) -> tuple | None:
+def changed(right: dict, wrong: dict) -> list:
+    """The mutant's values (``wrong``) that differ from the formula's (``right``) at the same
+    place: the mutated term's, and what it changes downstream."""
+    return [v for k, v in wrong.items() if _telling(v) and (k not in right
+                                                            or not _same(v, right[k]))]
+
+
+def student_line(trace: list, right: dict, wrong: dict) -> tuple | None:
     """``(line, name)`` of the first record of the student's ``trace`` (``[line, name, array]``
-    in the order reached) whose value is one of ``wrong``'s (the mutant's terms) that none of
-    ``right``'s (the formula's terms) is, or None."""
-    formula = _Values(v for _, v in right)
-    mutant_only = _Values(v for _, v in wrong if not formula.holds(v))
-    if not mutant_only.by_size:
+    in the order reached) whose value is one of the mutant's that differs from the formula's
+    at the same place (`changed`) and is the value of none of the formula's own variables (a
+    step of the notes' the student got right, which the mutant happens to use in another
+    place: `N_c` for the weight `N_c / N`), or None."""
+    mutant = _Values(changed(right, wrong))
+    if not mutant.by_size:
         return None
+    notes = _Values(v for k, v in right.items() if k[2] is True)
     for line, name, value in trace:
-        if _telling(value) and not formula.holds(value) and mutant_only.holds(value):
+        if _telling(value) and mutant.holds(value) and not notes.holds(value):
             return line, name
     return None
 

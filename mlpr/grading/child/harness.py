@@ -315,7 +315,9 @@ def _traced(f, code):
             if state["events"] > TRACE_EVENTS:
                 return None
             line = state["line"]
-            if line is not None and event in ("line", "return"):
+            if line is None:  # the parameters as they came: not a value of the function's
+                seen.update((n, (id(v), _digest(v, np))) for n, v in frame.f_locals.items())
+            elif event in ("line", "return"):
                 for name, value in list(frame.f_locals.items()):
                     mark = (id(value), _digest(value, np))
                     if seen.get(name) != mark:
