@@ -351,3 +351,80 @@ def test_a_notebook_function_is_repaired_and_its_cell_named(tmp_path):
     report = grade(path, seed=11)
     hint = _hint(report, "compute_optimal_Bayes_binary_llr")
     assert "lab07.ipynb, cell 4, line 5: llr < th \N{RIGHTWARDS ARROW} llr > th" in hint, hint
+
+
+def test_the_edits_where_values_flow_are_candidates():
+    """Each family of `mlpr.grading.edits_flow` makes its candidate on a function that has the
+    construct (by hand): a value computed and never read for an expression of a later line, a
+    parameter passed on to a function of the module that takes it, a column kept 2-D, an order
+    reversed before a slice and after an argsort, logsumexp for a sum (under the name the module
+    imports), a slice's bound as its step."""
+    text = textwrap.dedent("""
+    import numpy as np
+    import scipy.special
+
+    def inner(X, k, psi=None):
+        return X
+
+    def g(X, U, S, m, K, psi):
+        Cn = X @ X.T
+        Y = inner(X, 1)
+        u = U[:, -1]
+        top = U[:, 0:m]
+        o = np.argsort(S[0])
+        return S.sum(0), X[m:K], np.eye(2) + Y + u + top + o
+    """)
+    func = ast.parse(text).body[3]
+    found = {(e.words, e.new) for e, _, _ in repair.candidates(text, func)}
+    assert ("Cn, computed and never read", "Cn") in found
+    assert ("`psi` passed on to inner", "inner(X, 1, psi=psi)") in found
+    assert ("kept as a column (2-D)", "U[:, -1:]") in found
+    assert ("reversed first", "U[:, ::-1][:, 0:m]") in found
+    assert ("in descending order", "np.argsort(S[0])[::-1]") in found
+    assert ("the log of the sum of the exponentials (logsumexp)",
+            "scipy.special.logsumexp(S, 0)") in found
+    assert ("the bound as the slice's step", "X[m::K]") in found
+
+
+BAYES_PLOT_TWICE = """
+import numpy as np
+
+def _binary_confusion(predictedLabels, classLabels):
+    M = np.zeros((2, 2), dtype=np.int32)
+    np.add.at(M, (predictedLabels, classLabels), 1)
+    return M
+
+def compute_actDCF_binary_fast(llr, classLabels, prior, Cfn, Cfp):
+    th = -np.log((prior * Cfn) / ((1 - prior) * Cfp))
+    M = _binary_confusion(np.int32(llr > th), classLabels)
+    Pfn = M[0, 1] / (M[0, 1] + M[1, 1])
+    Pfp = M[1, 0] / (M[0, 0] + M[1, 0])
+    return (prior * Cfn * Pfn + (1 - prior) * Cfp * Pfp) / min(prior * Cfn, (1 - prior) * Cfp)
+
+def compute_minDCF_binary_fast(llr, classLabels, prior, Cfn, Cfp):
+    t = np.concatenate([[-np.inf], np.sort(llr)])
+    accepted = llr[None, :] > t[:, None]
+    Pfn = (~accepted & (classLabels == 1)).sum(1) / (classLabels == 1).sum()
+    Pfp = (accepted & (classLabels == 0)).sum(1) / (classLabels == 0).sum()
+    dcf = prior * Cfn * Pfn + (1 - prior) * Cfp * Pfp
+    return (dcf / min(prior * Cfn, (1 - prior) * Cfp)).min()
+
+def bayesPlot(S, L, left=-3, right=3, npts=21):
+    effPriorLogOdds = np.linspace(left, right, npts)
+    effPriors = 1.0 / (1.0 + np.exp(-effPriorLogOdds))
+    actDCF = [compute_actDCF_binary_fast(S, L, p, 1.0, 1.0) for p in effPriorLogOdds]  # MISTAKE
+    minDCF = [compute_minDCF_binary_fast(S, L, p, 1.0, 1.0) for p in effPriorLogOdds]
+    return effPriorLogOdds, actDCF, minDCF
+"""
+
+
+def test_a_candidate_whose_answer_holds_nan_still_counts_its_right_entries(tmp_path):
+    """The same slip twice (the log-odds passed as the priors on two lines): the answer has NaN
+    entries, which the case's comparison refuses; the candidate that mends one line has more
+    right entries than the student's function, so the pair search edits it again and finds the
+    other line (the two edits by hand)."""
+    path, line = _write(tmp_path, BAYES_PLOT_TWICE)
+    report = grade(path, seed=11, labs=[7])
+    hint = _hint(report, "bayesPlot")
+    assert f"my_labs.py, line {line}: effPriorLogOdds \N{RIGHTWARDS ARROW} effPriors" in hint, hint
+    assert f"line {line + 1}: effPriorLogOdds \N{RIGHTWARDS ARROW} effPriors" in hint, hint

@@ -3,7 +3,8 @@ function, made from the student's own syntax tree and text.
 
 `candidates` yields every single edit of a function, in `EDITS`' order: the edit families below
 (each ``(node, scope) -> iterator of (replacement, words)``), the substitutions of a variable for
-an alike one, what the student left out (`_factors`, `_added`), the statement moves
+an alike one, what the student left out (`_factors`, `_added`) and where its values flow
+(`mlpr.grading.edits_flow`), the statement moves
 (`_statements`), the other substitutions. An expression's edit is spliced into the student's text
 (`_splice`: the candidate keeps every other line, comment and line number); a statement moved is
 the edited tree, unparsed. Nothing here runs a candidate: that is `mlpr.grading.repair.search`'s,
@@ -17,6 +18,8 @@ import copy
 import dataclasses
 import difflib
 from collections.abc import Iterator
+
+from mlpr.grading.edits_flow import FLOW, callees, logsumexp_name
 
 __all__ = ["Edit", "Scope", "candidates", "first_line", "EDITS", "ALIKE"]
 
@@ -65,11 +68,15 @@ def _name(n) -> str:
 class Scope:
     """What the edits of one function may use: its variables (``names``: parameters, then what
     it assigns), the first line that binds each (``bound``: 0 for a parameter), and the names
-    it adds somewhere (``terms``: an operand of a sum)."""
+    it adds somewhere (``terms``: an operand of a sum); what it binds and never reads; of its
+    module, the other functions' parameters and scipy's logsumexp (`mlpr.grading.edits_flow`)."""
 
     names: tuple
     bound: dict
     terms: tuple = ()
+    unused: tuple = ()  # names bound and never read
+    callees: dict = dataclasses.field(default_factory=dict)  # the module's functions' params
+    logsumexp: str | None = None  # how the module calls scipy's logsumexp
 
 
 def _binop(node, scope):
@@ -516,7 +523,7 @@ def _scope(func: ast.FunctionDef) -> Scope:
     terms = tuple(dict.fromkeys(
         o.id for n in ast.walk(func) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add)
         for o in (n.left, n.right) if isinstance(o, ast.Name) and o.id in names))[:4]
-    return Scope(tuple(names), bound, terms)
+    return Scope(tuple(names), bound, terms, tuple(unused))
 
 
 def _local_names(func: ast.FunctionDef) -> list:
@@ -562,7 +569,8 @@ def candidates(text: str, func: ast.FunctionDef, splice: bool = True) -> Iterato
     `first_line`, to edit it again); a statement moved is the edited tree, unparsed (with
     ``splice=False``, every edit is)."""
     func = copy.deepcopy(func)  # its statements get their terms marked
-    scope = _scope(func)
+    scope = dataclasses.replace(_scope(func), callees=callees(text),
+                                logsumexp=logsumexp_name(text))
     start = first_line(func)
     lines = text.split("\n")
     block = lines[start - 1:func.end_lineno]
@@ -614,8 +622,9 @@ def candidates(text: str, func: ast.FunctionDef, splice: bool = True) -> Iterato
                 if out:
                     yield out
     yield from substitutions(True)
-    for node in nodes:  # a factor, a divisor, a matrix or a term left out
-        for term, new, words in (*_factors(node, scope), *_added(node, scope)):
+    for node in nodes:  # a factor, a divisor, a matrix or a term left out; where values flow
+        for term, new, words in (*_factors(node, scope), *_added(node, scope),
+                                 *(t for flow in FLOW for t in flow(node, scope))):
             out = put(term, new, words)
             if out:
                 yield out

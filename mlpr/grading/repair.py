@@ -287,16 +287,17 @@ def _checker(call, task):
     ``call`` and the case's own comparison (no hint is searched for a candidate), and how close
     it comes when it does not (`_score`)."""
     def check(fn, case) -> tuple:
+        got = None
         try:
             out = call(fn, case, task)
             got = case.post(out) if case.post is not None else out
             result = (case.compare or closed_form())(got, case.expected)
         except (ChildGone, KitError):
             raise
-        except Exception as exc:  # the candidate's answer fails the case, however
-            if os.environ.get("MLPR_GRADE_REPAIR_DEBUG"):
-                _log(case=case.what, raised=repr(exc)[:300])
-            return False, 0, float("inf")
+        except Exception as exc:  # the candidate's answer fails the case, however; how many
+            if os.environ.get("MLPR_GRADE_REPAIR_DEBUG"):  # of its entries are right still
+                _log(case=case.what, raised=repr(exc)[:300])  # says how close it comes
+            return False, 0 if got is None else _parts(got, case.expected), float("inf")
         if result.ok:
             return True, 0, 0.0
         return False, _parts(got, case.expected), _finite(result.err)
@@ -320,7 +321,7 @@ def _parts(got, expected) -> int:
         return sum(_parts(g, e) for g, e in zip(got, expected))
     try:
         g, e = np.asarray(got, dtype=float), np.asarray(expected, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return 0
     if g.shape != e.shape:
         return 0
